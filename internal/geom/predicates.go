@@ -1,0 +1,181 @@
+package geom
+
+import "math"
+
+// Error-bound coefficients from Shewchuk (1997), with ε = 2⁻⁵³ the unit
+// roundoff of float64. Each bounds |computed − exact| by the coefficient
+// times the "permanent" (the determinant expansion with every term
+// replaced by its absolute value), so a computed value larger in
+// magnitude than that bound has the exact sign.
+const (
+	epsilon        = 1.0 / (1 << 53)
+	orient2dBoundA = (3 + 16*epsilon) * epsilon
+	orient3dBoundA = (7 + 56*epsilon) * epsilon
+	inSphereBoundA = (16 + 224*epsilon) * epsilon
+	inCircleBoundA = (10 + 96*epsilon) * epsilon
+)
+
+// Orient2D returns +1 if a, b, c turn counterclockwise in the xy-plane
+// ((b−a)×(c−a) has positive z), −1 if clockwise and 0 if collinear.
+func Orient2D(a, b, c [2]float64) int {
+	acx, bcx := a[0]-c[0], b[0]-c[0]
+	acy, bcy := a[1]-c[1], b[1]-c[1]
+	l, r := acx*bcy, acy*bcx
+	det := l - r
+	if bound := orient2dBoundA * (math.Abs(l) + math.Abs(r)); det > bound || -det > bound {
+		return sign(det)
+	}
+	// det[a−c; b−c] equals det[b−a; c−a].
+	return signExp(det2Exp(diffExp(a[0], c[0]), diffExp(a[1], c[1]),
+		diffExp(b[0], c[0]), diffExp(b[1], c[1])))
+}
+
+// Orient3D returns +1 if (b−a)×(c−a)·(d−a) > 0 — d lies on the side of
+// plane abc that the right-handed normal of a→b→c points to — −1 if it is
+// negative, and 0 if the four points are coplanar. A tetrahedron abcd is
+// positively oriented when Orient3D(a, b, c, d) > 0.
+func Orient3D(a, b, c, d Vec) int {
+	// det[b−a; c−a; d−a] = det[a−d; c−d; b−d]; the latter is Shewchuk's
+	// orient3d(a, c, b, d), whose filter we reuse.
+	return shewOrient3D(a, c, b, d)
+}
+
+// shewOrient3D returns the sign of det[a−d; b−d; c−d].
+func shewOrient3D(a, b, c, d Vec) int {
+	adx, bdx, cdx := a[0]-d[0], b[0]-d[0], c[0]-d[0]
+	ady, bdy, cdy := a[1]-d[1], b[1]-d[1], c[1]-d[1]
+	adz, bdz, cdz := a[2]-d[2], b[2]-d[2], c[2]-d[2]
+	bdxcdy, cdxbdy := bdx*cdy, cdx*bdy
+	cdxady, adxcdy := cdx*ady, adx*cdy
+	adxbdy, bdxady := adx*bdy, bdx*ady
+	det := adz*(bdxcdy-cdxbdy) + bdz*(cdxady-adxcdy) + cdz*(adxbdy-bdxady)
+	perm := (math.Abs(bdxcdy)+math.Abs(cdxbdy))*math.Abs(adz) +
+		(math.Abs(cdxady)+math.Abs(adxcdy))*math.Abs(bdz) +
+		(math.Abs(adxbdy)+math.Abs(bdxady))*math.Abs(cdz)
+	if bound := orient3dBoundA * perm; det > bound || -det > bound {
+		return sign(det)
+	}
+	if perm == 0 {
+		return 0
+	}
+	row := func(p Vec) [3][]float64 {
+		return [3][]float64{diffExp(p[0], d[0]), diffExp(p[1], d[1]), diffExp(p[2], d[2])}
+	}
+	return signExp(det3Exp(row(a), row(b), row(c)))
+}
+
+// InSphere returns +1 if e lies strictly inside the sphere through a, b,
+// c, d when the tetrahedron abcd is positively oriented (Orient3D > 0), −1
+// if strictly outside, and 0 if the five points are cospherical. For a
+// negatively oriented abcd the sign is reversed.
+func InSphere(a, b, c, d, e Vec) int {
+	// Shewchuk's insphere(a, b, c, d, e) is positive for e inside when his
+	// orient3d(a, b, c, d) > 0; his orient3d(a, b, d, c) equals our
+	// Orient3D(a, b, c, d).
+	return shewInSphere(a, b, d, c, e)
+}
+
+func shewInSphere(a, b, c, d, e Vec) int {
+	aex, bex, cex, dex := a[0]-e[0], b[0]-e[0], c[0]-e[0], d[0]-e[0]
+	aey, bey, cey, dey := a[1]-e[1], b[1]-e[1], c[1]-e[1], d[1]-e[1]
+	aez, bez, cez, dez := a[2]-e[2], b[2]-e[2], c[2]-e[2], d[2]-e[2]
+
+	aexbey, bexaey := aex*bey, bex*aey
+	bexcey, cexbey := bex*cey, cex*bey
+	cexdey, dexcey := cex*dey, dex*cey
+	dexaey, aexdey := dex*aey, aex*dey
+	aexcey, cexaey := aex*cey, cex*aey
+	bexdey, dexbey := bex*dey, dex*bey
+	ab, bc, cd, da := aexbey-bexaey, bexcey-cexbey, cexdey-dexcey, dexaey-aexdey
+	ac, bd := aexcey-cexaey, bexdey-dexbey
+
+	abc := aez*bc - bez*ac + cez*ab
+	bcd := bez*cd - cez*bd + dez*bc
+	cda := cez*da + dez*ac + aez*cd
+	dab := dez*ab + aez*bd + bez*da
+	alift := aex*aex + aey*aey + aez*aez
+	blift := bex*bex + bey*bey + bez*bez
+	clift := cex*cex + cey*cey + cez*cez
+	dlift := dex*dex + dey*dey + dez*dez
+	det := (dlift*abc - clift*dab) + (blift*cda - alift*bcd)
+
+	aezp, bezp, cezp, dezp := math.Abs(aez), math.Abs(bez), math.Abs(cez), math.Abs(dez)
+	abp := math.Abs(aexbey) + math.Abs(bexaey)
+	bcp := math.Abs(bexcey) + math.Abs(cexbey)
+	cdp := math.Abs(cexdey) + math.Abs(dexcey)
+	dap := math.Abs(dexaey) + math.Abs(aexdey)
+	acp := math.Abs(aexcey) + math.Abs(cexaey)
+	bdp := math.Abs(bexdey) + math.Abs(dexbey)
+	perm := (cdp*bezp+bdp*cezp+bcp*dezp)*alift +
+		(dap*cezp+acp*dezp+cdp*aezp)*blift +
+		(abp*dezp+bdp*aezp+dap*bezp)*clift +
+		(bcp*aezp+acp*bezp+abp*cezp)*dlift
+	if bound := inSphereBoundA * perm; det > bound || -det > bound {
+		return sign(det)
+	}
+	if perm == 0 {
+		return 0
+	}
+	return inSphereExact(a, b, c, d, e)
+}
+
+// inSphereExact evaluates the 4×4 lifted determinant of Shewchuk's
+// insphere exactly, expanding along the lift column.
+func inSphereExact(a, b, c, d, e Vec) int {
+	type row struct {
+		x    [3][]float64
+		lift []float64
+	}
+	mk := func(p Vec) row {
+		var r row
+		for k := 0; k < 3; k++ {
+			r.x[k] = diffExp(p[k], e[k])
+		}
+		r.lift = sumExp(sumExp(mulExp(r.x[0], r.x[0]), mulExp(r.x[1], r.x[1])), mulExp(r.x[2], r.x[2]))
+		return r
+	}
+	ra, rb, rc, rd := mk(a), mk(b), mk(c), mk(d)
+	// det[[x y z lift]] over rows a,b,c,d, cofactor signs along column 4:
+	// −, +, −, +.
+	t := sumExp(
+		sumExp(negExp(mulExp(ra.lift, det3Exp(rb.x, rc.x, rd.x))), mulExp(rb.lift, det3Exp(ra.x, rc.x, rd.x))),
+		sumExp(negExp(mulExp(rc.lift, det3Exp(ra.x, rb.x, rd.x))), mulExp(rd.lift, det3Exp(ra.x, rb.x, rc.x))))
+	// Shewchuk's insphere is this determinant.
+	return signExp(t)
+}
+
+// InCircle returns +1 if d lies strictly inside the circle through a, b, c
+// when a, b, c turn counterclockwise, −1 if outside and 0 if cocircular.
+func InCircle(a, b, c, d [2]float64) int {
+	adx, bdx, cdx := a[0]-d[0], b[0]-d[0], c[0]-d[0]
+	ady, bdy, cdy := a[1]-d[1], b[1]-d[1], c[1]-d[1]
+	bdxcdy, cdxbdy := bdx*cdy, cdx*bdy
+	cdxady, adxcdy := cdx*ady, adx*cdy
+	adxbdy, bdxady := adx*bdy, bdx*ady
+	alift, blift, clift := adx*adx+ady*ady, bdx*bdx+bdy*bdy, cdx*cdx+cdy*cdy
+	det := alift*(bdxcdy-cdxbdy) + blift*(cdxady-adxcdy) + clift*(adxbdy-bdxady)
+	perm := (math.Abs(bdxcdy)+math.Abs(cdxbdy))*alift +
+		(math.Abs(cdxady)+math.Abs(adxcdy))*blift +
+		(math.Abs(adxbdy)+math.Abs(bdxady))*clift
+	if bound := inCircleBoundA * perm; det > bound || -det > bound {
+		return sign(det)
+	}
+	if perm == 0 {
+		return 0
+	}
+	mk := func(p [2]float64) [3][]float64 {
+		x, y := diffExp(p[0], d[0]), diffExp(p[1], d[1])
+		return [3][]float64{x, y, sumExp(mulExp(x, x), mulExp(y, y))}
+	}
+	return signExp(det3Exp(mk(a), mk(b), mk(c)))
+}
+
+func sign(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}

@@ -1,0 +1,119 @@
+// Package tetmesh is the tetrahedral mesh shared by the build stages: the
+// flat-array mesh type, its vertex tags, face adjacency, the validator that
+// every mesher's output must pass, and quality measures.
+package tetmesh
+
+import "github.com/pfmesh/pfmesh/internal/geom"
+
+// Tag classifies a vertex. The values are those stored in .pfm files.
+type Tag = uint8
+
+// Vertex tags.
+const (
+	Interior Tag = 0 // free: ε is solved for
+	Boundary Tag = 1 // on the object's surface: ε = 0
+	Core     Tag = 2 // on or inside the 1-set (medial core or rigid core): ε = 1
+)
+
+// Mesh is a tetrahedral mesh in flat arrays.
+type Mesh struct {
+	Positions []float64 // x, y, z per vertex, in metres
+	Tets      []int32   // four vertex indices per tet, positively oriented
+	Tags      []Tag     // one per vertex
+}
+
+// NumVertices returns the number of vertices.
+func (m *Mesh) NumVertices() int { return len(m.Positions) / 3 }
+
+// NumTets returns the number of tetrahedra.
+func (m *Mesh) NumTets() int { return len(m.Tets) / 4 }
+
+// Vertex returns the position of vertex i.
+func (m *Mesh) Vertex(i int32) geom.Vec { return geom.At(m.Positions, i) }
+
+// TetFaces lists, for each local vertex k, the face opposite it, ordered so
+// that its right-handed normal points out of a positively oriented tet.
+var TetFaces = [4][3]int{{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}}
+
+// TetEdges lists the six local edges of a tet.
+var TetEdges = [6][2]int{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}
+
+// Volume returns the total signed volume of the tets.
+func (m *Mesh) Volume() float64 {
+	var v float64
+	for t := 0; t < len(m.Tets); t += 4 {
+		v += geom.TetVolume(m.Vertex(m.Tets[t]), m.Vertex(m.Tets[t+1]), m.Vertex(m.Tets[t+2]), m.Vertex(m.Tets[t+3]))
+	}
+	return v
+}
+
+// VertexTets returns the tets incident to each vertex in compressed form:
+// the tets of vertex v are tets[start[v]:start[v+1]], in increasing order.
+func VertexTets(tets []int32, nv int) (start, incident []int32) {
+	start = make([]int32, nv+1)
+	for _, v := range tets {
+		start[v+1]++
+	}
+	for i := 0; i < nv; i++ {
+		start[i+1] += start[i]
+	}
+	incident = make([]int32, len(tets))
+	fill := make([]int32, nv)
+	copy(fill, start[:nv])
+	for i, v := range tets {
+		incident[fill[v]] = int32(i / 4)
+		fill[v]++
+	}
+	return start, incident
+}
+
+// Neighbors returns, for each tet t and local vertex k, the tet across the
+// face opposite k, or −1 where that face is on the boundary. It reports
+// the first face found in more than two tets as ok = false.
+func Neighbors(tets []int32, nv int) (nbr []int32, ok bool) {
+	start, inc := VertexTets(tets, nv)
+	nbr = make([]int32, len(tets))
+	ok = true
+	for t := 0; t < len(tets)/4; t++ {
+		for k, f := range TetFaces {
+			a, b, c := tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]
+			lo := min(a, b, c)
+			found := int32(-1)
+			for _, u := range inc[start[lo]:start[lo+1]] {
+				if int(u) == t || !hasVertex(tets[4*u:4*u+4], a, b, c) {
+					continue
+				}
+				if found >= 0 {
+					ok = false
+				}
+				found = u
+			}
+			nbr[4*t+k] = found
+		}
+	}
+	return nbr, ok
+}
+
+func hasVertex(tet []int32, a, b, c int32) bool {
+	n := 0
+	for _, v := range tet {
+		if v == a || v == b || v == c {
+			n++
+		}
+	}
+	return n == 3
+}
+
+// BoundaryFaces returns the faces that belong to exactly one tet, as
+// outward-oriented triangles (three vertex indices each).
+func BoundaryFaces(tets []int32, nbr []int32) []int32 {
+	var tris []int32
+	for i, n := range nbr {
+		if n >= 0 {
+			continue
+		}
+		t, f := i/4, TetFaces[i%4]
+		tris = append(tris, tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]])
+	}
+	return tris
+}

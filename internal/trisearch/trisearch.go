@@ -1,0 +1,111 @@
+// Package trisearch answers closest-point queries on a triangle surface
+// through a BVH over its triangles.
+package trisearch
+
+import (
+	"github.com/pfmesh/pfmesh/internal/bvh"
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// Index is a closest-point index over a triangle surface. It is immutable
+// after New and safe for concurrent queries.
+type Index struct {
+	Positions []float64
+	Triangles []int32
+	Tree      *bvh.Tree
+}
+
+// New indexes the triangles (three vertex indices each) over positions.
+func New(positions []float64, triangles []int32) *Index {
+	n := len(triangles) / 3
+	boxes := make([]float64, 6*n)
+	for t := 0; t < n; t++ {
+		b := boxes[6*t : 6*t+6]
+		for k := 0; k < 3; k++ {
+			b[k], b[3+k] = positions[3*triangles[3*t]+int32(k)], positions[3*triangles[3*t]+int32(k)]
+		}
+		for j := 1; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				x := positions[3*triangles[3*t+j]+int32(k)]
+				b[k], b[3+k] = min(b[k], x), max(b[3+k], x)
+			}
+		}
+	}
+	return &Index{Positions: positions, Triangles: triangles, Tree: bvh.Build(boxes, 4)}
+}
+
+// Triangle returns the corners of triangle t.
+func (ix *Index) Triangle(t int32) (a, b, c geom.Vec) {
+	return geom.At(ix.Positions, ix.Triangles[3*t]), geom.At(ix.Positions, ix.Triangles[3*t+1]), geom.At(ix.Positions, ix.Triangles[3*t+2])
+}
+
+// Closest returns the point of the surface nearest p, the triangle it lies
+// on and the squared distance; ties go to the lowest triangle index. It
+// returns tri = −1 for an empty surface.
+func (ix *Index) Closest(p geom.Vec) (q geom.Vec, tri int32, d2 float64) {
+	tri, d2 = ix.Tree.Nearest(p, func(t int32) float64 {
+		a, b, c := ix.Triangle(t)
+		return geom.Dist2(p, ClosestOnTriangle(p, a, b, c))
+	})
+	if tri >= 0 {
+		a, b, c := ix.Triangle(tri)
+		q = ClosestOnTriangle(p, a, b, c)
+	}
+	return q, tri, d2
+}
+
+// ClosestOnTriangle returns the point of triangle abc nearest p, by the
+// Voronoi-region case analysis of Ericson, "Real-Time Collision
+// Detection", §5.1.5. Degenerate triangles are handled: the answer is then
+// the nearest point of their edges.
+func ClosestOnTriangle(p, a, b, c geom.Vec) geom.Vec {
+	ab, ac, ap := geom.Sub(b, a), geom.Sub(c, a), geom.Sub(p, a)
+	d1, d2 := geom.Dot(ab, ap), geom.Dot(ac, ap)
+	if d1 <= 0 && d2 <= 0 {
+		return a
+	}
+	bp := geom.Sub(p, b)
+	d3, d4 := geom.Dot(ab, bp), geom.Dot(ac, bp)
+	if d3 >= 0 && d4 <= d3 {
+		return b
+	}
+	vc := d1*d4 - d3*d2
+	if vc <= 0 && d1 >= 0 && d3 <= 0 {
+		return geom.Add(a, geom.Scale(d1/(d1-d3), ab))
+	}
+	cp := geom.Sub(p, c)
+	d5, d6 := geom.Dot(ab, cp), geom.Dot(ac, cp)
+	if d6 >= 0 && d5 <= d6 {
+		return c
+	}
+	vb := d5*d2 - d1*d6
+	if vb <= 0 && d2 >= 0 && d6 <= 0 {
+		return geom.Add(a, geom.Scale(d2/(d2-d6), ac))
+	}
+	va := d3*d6 - d5*d4
+	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
+		return geom.Add(b, geom.Scale((d4-d3)/((d4-d3)+(d5-d6)), geom.Sub(c, b)))
+	}
+	den := va + vb + vc
+	if den <= 0 { // degenerate triangle: nearest of the three edges
+		best := closestOnSegment(p, a, b)
+		for _, q := range []geom.Vec{closestOnSegment(p, b, c), closestOnSegment(p, c, a)} {
+			if geom.Dist2(p, q) < geom.Dist2(p, best) {
+				best = q
+			}
+		}
+		return best
+	}
+	v, w := vb/den, vc/den
+	return geom.Add(a, geom.Add(geom.Scale(v, ab), geom.Scale(w, ac)))
+}
+
+func closestOnSegment(p, a, b geom.Vec) geom.Vec {
+	ab := geom.Sub(b, a)
+	l := geom.Dot(ab, ab)
+	if l == 0 {
+		return a
+	}
+	t := max(0, min(1, geom.Dot(geom.Sub(p, a), ab)/l))
+	return geom.Add(a, geom.Scale(t, ab))
+}

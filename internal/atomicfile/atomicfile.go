@@ -7,6 +7,7 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,9 +16,13 @@ import (
 )
 
 var (
-	mu    sync.Mutex
-	temps = map[string]bool{}
+	mu     sync.Mutex
+	temps  = map[string]bool{}
+	closed bool // set by RemoveTemps: the process is exiting
 )
+
+// ErrClosed is returned by Write after RemoveTemps.
+var ErrClosed = errors.New("interrupted")
 
 // Write creates path with the bytes fill writes to w, atomically: on any
 // error (from fill or from the file system) the target is left as it was
@@ -32,7 +37,11 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	tmp := f.Name()
-	track(tmp, true)
+	if !track(tmp, true) {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", path, ErrClosed)
+	}
 	defer func() {
 		if err != nil {
 			f.Close()
@@ -63,21 +72,29 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	return nil
 }
 
-func track(name string, live bool) {
+// track records or forgets a live temporary file; it refuses new ones
+// once RemoveTemps has run.
+func track(name string, live bool) bool {
 	mu.Lock()
 	defer mu.Unlock()
-	if live {
-		temps[name] = true
-	} else {
+	if !live {
 		delete(temps, name)
+		return true
 	}
+	if closed {
+		return false
+	}
+	temps[name] = true
+	return true
 }
 
 // RemoveTemps deletes every temporary file a Write in progress has
-// created. Interrupt handlers call it just before exiting.
+// created, and makes later Writes fail. Interrupt handlers call it just
+// before exiting.
 func RemoveTemps() {
 	mu.Lock()
 	defer mu.Unlock()
+	closed = true
 	for name := range temps {
 		os.Remove(name)
 	}

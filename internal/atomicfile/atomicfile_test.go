@@ -43,4 +43,11 @@ func TestRemoveTempsDuringWrite(t *testing.T) {
 	if _, err := os.Stat(p); !os.IsNotExist(err) {
 		t.Fatal("target should not exist")
 	}
+	// After RemoveTemps the process is exiting: no new writes start.
+	if err := Write(p, func(io.Writer) error { return nil }); !errors.Is(err, ErrClosed) {
+		t.Fatalf("write after RemoveTemps: %v", err)
+	}
+	mu.Lock()
+	closed = false // restore for other tests
+	mu.Unlock()
 }

@@ -1,0 +1,173 @@
+// Package tetgrid builds structured tetrahedral meshes whose geometry is
+// known exactly — Kuhn-split boxes and graded spherical shells — so that
+// tests and benchmarks of the field solver and its consumers do not depend
+// on the mesher.
+//
+// Every cell of the underlying integer grid is split into the six Kuhn
+// tetrahedra that share its main diagonal. All cells use the same diagonal
+// direction, so the tets of neighbouring cells meet face to face, and on a
+// grid of cubes every dihedral angle is 45°, 60° or 90°: the P1 stiffness
+// matrix is then an M-matrix (the Laplacian's discrete maximum principle
+// holds).
+//
+// These meshes are for testing the solver, not samples of what the mesher
+// writes: the shell's inner sphere bounds a hole tagged Core, and the tets
+// at a box's rim may join two Boundary vertices by an interior edge, which
+// tetmesh.Validate reports as a zero-pressure void.
+package tetgrid
+
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// kuhn lists the six axis orders; a tet walks from the cell's low corner
+// to its high corner one axis at a time in that order. Even permutations
+// give positively oriented tets, odd ones are flipped by swapping the last
+// two vertices.
+var kuhn = [6]struct {
+	axes [3]int
+	odd  bool
+}{
+	{[3]int{0, 1, 2}, false}, {[3]int{1, 2, 0}, false}, {[3]int{2, 0, 1}, false},
+	{[3]int{0, 2, 1}, true}, {[3]int{1, 0, 2}, true}, {[3]int{2, 1, 0}, true},
+}
+
+// appendCell appends the six Kuhn tets of the cell whose low corner is c,
+// with index giving the vertex number of a grid point.
+func appendCell(tets []int32, c [3]int, index func(p [3]int) int32) []int32 {
+	for _, k := range kuhn {
+		p := c
+		var v [4]int32
+		v[0] = index(p)
+		for s, axis := range k.axes {
+			p[axis]++
+			v[s+1] = index(p)
+		}
+		if k.odd {
+			v[2], v[3] = v[3], v[2]
+		}
+		tets = append(tets, v[:]...)
+	}
+	return tets
+}
+
+// Box returns the box [lo, hi] split into n[0]×n[1]×n[2] equal cells of six
+// Kuhn tets each. Grid point (i, j, k) is vertex i + (n[0]+1)·(j + (n[1]+1)·k).
+// Vertices on the box's faces are tagged Boundary, the others Interior;
+// callers set Core tags as their problem needs. It panics if a cell count
+// is below 1, which is a programming error in a test.
+func Box(n [3]int, lo, hi geom.Vec) *tetmesh.Mesh {
+	if n[0] < 1 || n[1] < 1 || n[2] < 1 {
+		panic("tetgrid.Box: cell counts must be at least 1")
+	}
+	nx, ny, nz := n[0]+1, n[1]+1, n[2]+1
+	m := &tetmesh.Mesh{
+		Positions: make([]float64, 0, 3*nx*ny*nz),
+		Tags:      make([]tetmesh.Tag, 0, nx*ny*nz),
+		Tets:      make([]int32, 0, 24*n[0]*n[1]*n[2]),
+	}
+	for k := 0; k < nz; k++ {
+		for j := 0; j < ny; j++ {
+			for i := 0; i < nx; i++ {
+				p := [3]int{i, j, k}
+				tag := tetmesh.Interior
+				for a := range 3 {
+					if p[a] == 0 || p[a] == n[a] {
+						tag = tetmesh.Boundary
+					}
+				}
+				m.Positions = append(m.Positions,
+					lerp(lo[0], hi[0], i, n[0]), lerp(lo[1], hi[1], j, n[1]), lerp(lo[2], hi[2], k, n[2]))
+				m.Tags = append(m.Tags, tag)
+			}
+		}
+	}
+	index := func(p [3]int) int32 { return int32(p[0] + nx*(p[1]+ny*p[2])) }
+	for k := 0; k < n[2]; k++ {
+		for j := 0; j < n[1]; j++ {
+			for i := 0; i < n[0]; i++ {
+				m.Tets = appendCell(m.Tets, [3]int{i, j, k}, index)
+			}
+		}
+	}
+	return m
+}
+
+// lerp returns the i-th of n equal steps from lo to hi, exact at both ends.
+func lerp(lo, hi float64, i, n int) float64 {
+	if i == n {
+		return hi
+	}
+	return lo + (hi-lo)*float64(i)/float64(n)
+}
+
+// Shell returns a mesh of the spherical shell a ≤ |x| ≤ b (0 < a < b) with
+// n cells across its thickness. It is the Kuhn-split grid of the cube
+// shell n ≤ |p|∞ ≤ 2n (p integer) mapped radially onto the sphere shell:
+// grid point p goes to direction p/|p|₂ at radius a·(b/a)^s, s = |p|∞/n − 1.
+// The radial spacing grows geometrically with r (the mesh is graded towards
+// the inner sphere, where the harmonic field 1/r varies fastest) and the
+// tangential spacing is proportional to r as well, so cells keep their
+// shape across the shell. Vertices on the inner sphere are tagged Core,
+// those on the outer sphere Boundary. It has 336·n³ tets.
+func Shell(a, b float64, n int) *tetmesh.Mesh {
+	if n < 1 || !(a > 0) || !(b > a) {
+		panic("tetgrid.Shell: need n ≥ 1 and 0 < a < b")
+	}
+	N := 2 * n
+	side := 2*N + 1
+	index := make([]int32, side*side*side) // grid point → vertex, −1 inside the inner cube
+	m := &tetmesh.Mesh{}
+	at := func(p [3]int) int { return (p[0] + N) + side*((p[1]+N)+side*(p[2]+N)) }
+	for z := -N; z <= N; z++ {
+		for y := -N; y <= N; y++ {
+			for x := -N; x <= N; x++ {
+				p := [3]int{x, y, z}
+				t := max(abs(x), abs(y), abs(z))
+				if t < n {
+					index[at(p)] = -1
+					continue
+				}
+				index[at(p)] = int32(len(m.Tags))
+				s := float64(t-n) / float64(n)
+				r := a * math.Pow(b/a, s)
+				switch t {
+				case n:
+					r = a
+					m.Tags = append(m.Tags, tetmesh.Core)
+				case N:
+					r = b
+					m.Tags = append(m.Tags, tetmesh.Boundary)
+				default:
+					m.Tags = append(m.Tags, tetmesh.Interior)
+				}
+				d := geom.Vec{float64(x), float64(y), float64(z)}
+				d = geom.Scale(r/geom.Norm(d), d)
+				m.Positions = append(m.Positions, d[0], d[1], d[2])
+			}
+		}
+	}
+	vertex := func(p [3]int) int32 { return index[at(p)] }
+	for z := -N; z < N; z++ {
+		for y := -N; y < N; y++ {
+			for x := -N; x < N; x++ {
+				// A cell is in the shell unless it lies inside the inner cube.
+				if x >= -n && x < n && y >= -n && y < n && z >= -n && z < n {
+					continue
+				}
+				m.Tets = appendCell(m.Tets, [3]int{x, y, z}, vertex)
+			}
+		}
+	}
+	return m
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

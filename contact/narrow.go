@@ -1,0 +1,186 @@
+package contact
+
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// The narrow phase works in the frame of P, the compliant body, with the
+// other body Q placed by X_PQ; emit maps each polygon to world.
+
+// tetP loads tet t of P.
+func (e *Evaluator) tetP(t int32, v *[4]geom.Vec) {
+	el, pos := e.p.elems[4*t:4*t+4], e.p.pos
+	for k := range 4 {
+		v[k] = geom.At(pos, el[k])
+	}
+}
+
+// straddles reports whether s takes both signs in the sense of
+// polygon.slice: some value > 0 and some ≤ 0.
+func straddles(s *[4]float64) bool {
+	pos := 0
+	for _, x := range s {
+		if x > 0 {
+			pos++
+		}
+	}
+	return pos > 0 && pos < 4
+}
+
+// pairCompliant handles tet a of P against tet b of Q, both compliant:
+// the equal-pressure plane sliced by a and clipped by b.
+func (e *Evaluator) pairCompliant(a, b int32) bool {
+	P, Q := e.p, e.q
+	if !e.exact && !e.frame.BoxesOverlap(P.boxes[6*a:6*a+6], Q.boxes[6*b:6*b+6]) {
+		return true
+	}
+	e.cands++
+	X := &e.X_PQ
+	var vq [4]geom.Vec
+	el := Q.elems[4*b : 4*b+4]
+	for k := range 4 {
+		vq[k] = X.Apply(geom.At(Q.pos, el[k]))
+	}
+	fp, fq := P.field[4*a:4*a+4], Q.field[4*b:4*b+4]
+	gp := geom.Vec{e.eP * fp[0], e.eP * fp[1], e.eP * fp[2]}
+	gq := X.Rotate(geom.Vec{e.eQ * fq[0], e.eQ * fq[1], e.eQ * fq[2]})
+	cq := e.eQ*fq[3] - geom.Dot(gq, X.P)
+	// p_P − p_Q = n·x + d: positive on P's deep side.
+	n := geom.Sub(gp, gq)
+	d := e.eP*fp[3] - cq
+	var sq [4]float64
+	for k := range 4 {
+		sq[k] = geom.Dot(n, vq[k]) + d
+	}
+	if !straddles(&sq) {
+		return true
+	}
+	var vp [4]geom.Vec
+	e.tetP(a, &vp)
+	var sp [4]float64
+	for k := range 4 {
+		sp[k] = geom.Dot(n, vp[k]) + d
+	}
+	if !straddles(&sp) {
+		return true
+	}
+	nn := geom.Norm(n)
+	if nn == 0 {
+		return true
+	}
+	if lp := geom.Norm(gp); lp > 0 && geom.Dot(n, gp) < e.cosMax*nn*lp {
+		e.dropped++
+		return true
+	}
+	if lq := geom.Norm(gq); lq > 0 && -geom.Dot(n, gq) < e.cosMax*nn*lq {
+		e.dropped++
+		return true
+	}
+	e.poly.slice(&vp, &sp)
+	poly := clipByTet(&e.poly, &e.tmp, &vq)
+	e.emit(poly, geom.Scale(1/nn, n), gp, e.eP*fp[3], a, b)
+	return true
+}
+
+// pairRigid handles tet a of P against triangle b of the rigid Q: the
+// triangle clipped by the tet.
+func (e *Evaluator) pairRigid(a, b int32) bool {
+	P, Q := e.p, e.q
+	if !e.exact && !e.frame.BoxesOverlap(P.boxes[6*a:6*a+6], Q.boxes[6*b:6*b+6]) {
+		return true
+	}
+	e.cands++
+	X := &e.X_PQ
+	poly := &e.poly
+	el := Q.elems[3*b : 3*b+3]
+	for k := range 3 {
+		poly.v[k] = X.Apply(geom.At(Q.pos, el[k]))
+	}
+	poly.n = 3
+	n := geom.Cross(geom.Sub(poly.v[1], poly.v[0]), geom.Sub(poly.v[2], poly.v[0]))
+	var vp [4]geom.Vec
+	e.tetP(a, &vp)
+	// Sign convention of polygon.slice: a tet with a face in the triangle's
+	// plane takes part only if its fourth vertex lies on the outer side, so
+	// a triangle in a face shared by two tets counts once.
+	var sp [4]float64
+	for k := range 4 {
+		sp[k] = geom.Dot(n, geom.Sub(vp[k], poly.v[0]))
+	}
+	nn := geom.Norm(n)
+	if !straddles(&sp) || nn == 0 {
+		return true
+	}
+	clipped := clipByTet(poly, &e.tmp, &vp)
+	fp := P.field[4*a : 4*a+4]
+	e.emit(clipped, geom.Scale(1/nn, n), geom.Vec{e.eP * fp[0], e.eP * fp[1], e.eP * fp[2]}, e.eP*fp[3], a, b)
+	return true
+}
+
+// tetHalfSpace handles tet a of P against the half-space Q: the tet sliced
+// by Q's boundary plane.
+func (e *Evaluator) tetHalfSpace(a int32) bool {
+	e.cands++
+	X := &e.X_PQ
+	n := geom.Vec{X.R[2], X.R[5], X.R[8]} // Q's +z in P
+	var vp [4]geom.Vec
+	e.tetP(a, &vp)
+	var sp [4]float64
+	for k := range 4 {
+		sp[k] = geom.Dot(n, geom.Sub(vp[k], X.P))
+	}
+	if !straddles(&sp) {
+		return true
+	}
+	e.poly.slice(&vp, &sp)
+	fp := e.p.field[4*a : 4*a+4]
+	e.emit(&e.poly, n, geom.Vec{e.eP * fp[0], e.eP * fp[1], e.eP * fp[2]}, e.eP*fp[3], a, -1)
+	return true
+}
+
+// emit appends polygon poly (in P's frame, counterclockwise about the unit
+// normal nhat, which points from Q into P) to the surface, with its area
+// centroid and the static pressure g·x + c at each vertex. Polygons of zero
+// area are dropped: they contribute nothing.
+func (e *Evaluator) emit(poly *polygon, nhat, g geom.Vec, c float64, a, b int32) {
+	poly.dedup()
+	if poly.n < 3 {
+		return
+	}
+	v0 := poly.v[0]
+	var area2 float64
+	var cen geom.Vec
+	for k := 1; k+1 < poly.n; k++ {
+		u, w := geom.Sub(poly.v[k], v0), geom.Sub(poly.v[k+1], v0)
+		a2 := geom.Dot(nhat, geom.Cross(u, w))
+		area2 += a2
+		for i := range 3 {
+			cen[i] += a2 * (u[i] + w[i])
+		}
+	}
+	if !(area2 > 0) {
+		return
+	}
+	for i := range 3 {
+		cen[i] = v0[i] + cen[i]/(3*area2)
+	}
+	s := &e.surf
+	X := &e.X_WP
+	for k := 0; k <= poly.n; k++ {
+		x := cen
+		if k < poly.n {
+			x = poly.v[k]
+		}
+		e.p0 = append(e.p0, math.Max(geom.Dot(g, x)+c, 0))
+		w := X.Apply(x)
+		s.Vertices = append(s.Vertices, w[0], w[1], w[2])
+	}
+	nw := X.Rotate(nhat)
+	s.Normals = append(s.Normals, nw[0], nw[1], nw[2])
+	s.Areas = append(s.Areas, area2/2)
+	s.Start = append(s.Start, int32(len(s.Vertices)/3))
+	s.ElementA = append(s.ElementA, a)
+	s.ElementB = append(s.ElementB, b)
+}

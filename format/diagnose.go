@@ -1,0 +1,151 @@
+package format
+
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// Report is the diagnosis of a triangle surface: what it is, what is
+// wrong with it, and which meshing path it needs. JSON field names are
+// stable; `pfmesh check --json` prints this structure.
+//
+// Topology is that of the surface with exactly equal vertices welded
+// (DuplicateVertices counts how many were merged for the analysis), so
+// an unwelded file is judged by its geometry, not by how it was indexed.
+type Report struct {
+	File string `json:"file,omitempty"` // set by Check
+
+	Vertices          int `json:"vertices"`           // as stored
+	Triangles         int `json:"triangles"`          // as stored
+	DuplicateVertices int `json:"duplicate_vertices"` // at the same position as an earlier vertex
+	UnusedVertices    int `json:"unused_vertices"`    // used by no triangle (after welding)
+
+	CollapsedTriangles int `json:"collapsed_triangles"` // two corners at one (welded) vertex
+	ZeroAreaTriangles  int `json:"zero_area_triangles"` // three distinct corners, exactly collinear
+	DuplicateTriangles int `json:"duplicate_triangles"` // same three vertices as an earlier triangle, in any order
+
+	Edges               int   `json:"edges"`                // distinct edges of non-collapsed triangles
+	BoundaryEdges       int   `json:"boundary_edges"`       // edges of exactly one triangle
+	BoundaryLoops       []int `json:"boundary_loops"`       // number of edges of each boundary loop, in order of discovery
+	NonManifoldEdges    int   `json:"nonmanifold_edges"`    // edges of three or more triangles
+	NonManifoldVertices int   `json:"nonmanifold_vertices"` // vertices whose triangles form more than one fan
+	InconsistentEdges   int   `json:"inconsistent_edges"`   // edges two triangles run along in the same direction
+
+	// Closed: every edge of every triangle is shared by exactly two
+	// triangles. A collapsed triangle has an edge from a vertex to itself
+	// that nothing else shares, so it makes the surface not closed.
+	Closed bool `json:"closed"`
+	// Manifold: no non-manifold edges or vertices.
+	Manifold bool `json:"manifold"`
+	// ConsistentlyOriented: no directed edge occurs in two triangles —
+	// neighbours run along their shared edge in opposite directions, and
+	// no edge has more than two triangles.
+	ConsistentlyOriented bool `json:"consistently_oriented"`
+	// Orientable: every patch of triangles connected through manifold
+	// edges can be oriented consistently (Clean does so).
+	Orientable bool `json:"orientable"`
+
+	Components int `json:"components"` // edge-connected components
+	// Genus of a closed, manifold, orientable surface (the sum over its
+	// components); absent otherwise.
+	Genus *int `json:"genus,omitempty"`
+
+	Area     float64    `json:"area"`     // m²
+	Volume   float64    `json:"volume"`   // signed enclosed volume, m³; negative when inside out
+	BBoxMin  [3]float64 `json:"bbox_min"` // m
+	BBoxMax  [3]float64 `json:"bbox_max"` // m
+	Diagonal float64    `json:"diagonal"` // of the bounding box, m
+
+	SelfIntersectingPairs int        `json:"self_intersecting_pairs"`
+	SelfIntersections     [][2]int32 `json:"self_intersections"` // the first pairs of triangle indices, at most 20
+
+	Verdict Verdict `json:"verdict"`
+}
+
+// Meshing paths a Verdict chooses between.
+const (
+	PathExact  = "exact"  // constrained Delaunay from the surface as it is (after Clean)
+	PathRobust = "robust" // winding-number based, for surfaces the exact path cannot take
+	PathRefuse = "refuse" // no meshing path can make a solid of it
+)
+
+// Verdict says which meshing path a surface needs and why, in words.
+type Verdict struct {
+	Path    string   `json:"path"`    // PathExact, PathRobust or PathRefuse
+	Reasons []string `json:"reasons"` // why not exact (or refused); notes on what Clean will fix
+}
+
+// Diagnose examines s and reports on it; s is not modified. The work is
+// linear in the size of s except the self-intersection search, which
+// tests only triangle pairs whose bounding boxes overlap (via a BVH).
+func Diagnose(s *Surface) *Report {
+	r := &Report{Vertices: s.NumVertices(), Triangles: s.NumTriangles()}
+	remap, pos := weldExact(s.Positions)
+	r.DuplicateVertices = r.Vertices - len(pos)/3
+	nv := len(pos) / 3
+	tris := make([]int32, len(s.Triangles))
+	for i, v := range s.Triangles {
+		tris[i] = remap[v]
+	}
+	used := make([]bool, nv)
+	for _, v := range tris {
+		used[v] = true
+	}
+	for _, u := range used {
+		if !u {
+			r.UnusedVertices++
+		}
+	}
+	lo, hi := bounds(pos)
+	r.BBoxMin, r.BBoxMax, r.Diagonal = lo, hi, math.Sqrt(geom.Dist2(lo, hi))
+
+	nt := len(tris) / 3
+	zeroArea := make([]bool, nt)
+	for t := range nt {
+		if collapsed(tris, t) {
+			r.CollapsedTriangles++
+			continue
+		}
+		a, b, c := geom.At(pos, tris[3*t]), geom.At(pos, tris[3*t+1]), geom.At(pos, tris[3*t+2])
+		zeroArea[t] = collinear(a, b, c)
+		if zeroArea[t] {
+			r.ZeroAreaTriangles++
+		}
+		r.Area += 0.5 * geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a)))
+		// The box centre as apex keeps the volume sum well conditioned.
+		r.Volume += geom.TetVolume(geom.Scale(0.5, geom.Add(lo, hi)), a, b, c)
+	}
+	for _, d := range duplicates(tris, nv) {
+		if d {
+			r.DuplicateTriangles++
+		}
+	}
+
+	tp := newTopology(tris, nv)
+	r.Edges, r.BoundaryEdges, r.NonManifoldEdges, r.InconsistentEdges = tp.edges, tp.boundaryEdges, tp.nonManifoldEdges, tp.inconsistentEdges
+	r.BoundaryLoops = tp.boundaryLoops()
+	r.NonManifoldVertices = tp.nonManifoldVertices()
+	_, nc := tp.components()
+	r.Components = nc
+	r.Closed = r.BoundaryEdges == 0 && r.NonManifoldEdges == 0 && r.CollapsedTriangles == 0 && nt > 0
+	r.Manifold = r.NonManifoldEdges == 0 && r.NonManifoldVertices == 0
+	r.ConsistentlyOriented = r.InconsistentEdges == 0 && r.NonManifoldEdges == 0
+	r.Orientable = true
+	for _, c := range tp.orientPatches().conflicted {
+		r.Orientable = r.Orientable && !c
+	}
+	if r.Closed && r.Manifold && r.Orientable {
+		// χ = V − E + F over the used vertices; each closed orientable
+		// component of genus g has χ = 2 − 2g.
+		chi := (nv - r.UnusedVertices) - r.Edges + nt
+		g := (2*nc - chi) / 2
+		r.Genus = &g
+	}
+
+	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, func(t int) bool {
+		return !collapsed(tris, t) && !zeroArea[t]
+	})
+	r.Verdict = r.verdict(pos, tris)
+	return r
+}

@@ -1,0 +1,294 @@
+package format
+
+import "slices"
+
+// Edge adjacency of an indexed triangle surface, the common ground of
+// Diagnose, Clean and Repair. Vertices are identified by index only, so
+// callers weld first. A collapsed triangle (two equal corner indices)
+// has no proper edges and takes no part in the adjacency.
+
+// Neighbour codes stored in topology.nbr besides triangle indices.
+const (
+	edgeBoundary    = -1 // no other triangle has this edge
+	edgeNonManifold = -2 // three or more triangles share this edge
+	edgeNone        = -3 // edge of a collapsed triangle
+)
+
+type topology struct {
+	tris []int32
+	nv   int
+	// star lists the proper triangles around each vertex: those of
+	// vertex v are starTri[starOff[v]:starOff[v+1]], in increasing order.
+	starOff, starTri []int32
+	// nbr[3t+e] is the triangle across edge e of triangle t — the edge
+	// from corner e to corner e+1 (mod 3) — when exactly two triangles
+	// share it, else one of the edge… codes.
+	nbr []int32
+
+	edges, boundaryEdges, nonManifoldEdges, inconsistentEdges int
+}
+
+func collapsed(tris []int32, t int) bool {
+	a, b, c := tris[3*t], tris[3*t+1], tris[3*t+2]
+	return a == b || b == c || c == a
+}
+
+// newTopology builds the adjacency of tris over nv vertices.
+func newTopology(tris []int32, nv int) *topology {
+	tp := &topology{tris: tris, nv: nv}
+	nt := len(tris) / 3
+	tp.starOff = make([]int32, nv+1)
+	for t := range nt {
+		if !collapsed(tris, t) {
+			for _, v := range tris[3*t : 3*t+3] {
+				tp.starOff[v+1]++
+			}
+		}
+	}
+	for v := range nv {
+		tp.starOff[v+1] += tp.starOff[v]
+	}
+	tp.starTri = make([]int32, tp.starOff[nv])
+	fill := append([]int32(nil), tp.starOff[:nv]...)
+	for t := range nt {
+		if !collapsed(tris, t) {
+			for _, v := range tris[3*t : 3*t+3] {
+				tp.starTri[fill[v]] = int32(t)
+				fill[v]++
+			}
+		}
+	}
+	tp.nbr = make([]int32, 3*nt)
+	for t := range nt {
+		if collapsed(tris, t) {
+			tp.nbr[3*t], tp.nbr[3*t+1], tp.nbr[3*t+2] = edgeNone, edgeNone, edgeNone
+			continue
+		}
+		for e := range 3 {
+			tp.linkEdge(t, e)
+		}
+	}
+	return tp
+}
+
+// corner returns the local index (0..2) of vertex v in triangle t, or −1.
+func (tp *topology) corner(t int32, v int32) int {
+	for i, u := range tp.tris[3*t : 3*t+3] {
+		if u == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// linkEdge sets nbr for edge e of triangle t, and counts the edge when t
+// is the lowest-numbered triangle holding it.
+func (tp *topology) linkEdge(t, e int) {
+	a, b := tp.tris[3*t+e], tp.tris[3*t+(e+1)%3]
+	n, other, lowest, sameWay := 1, int32(-1), true, false
+	for _, u := range tp.star(a) {
+		if u == int32(t) {
+			continue
+		}
+		j := tp.corner(u, b)
+		if j < 0 {
+			continue
+		}
+		n++
+		other = u
+		lowest = lowest && u > int32(t)
+		// In u the edge runs a→b (same way: inconsistent) when b follows a.
+		sameWay = tp.tris[3*int(u)+(j+2)%3] == a
+	}
+	switch n {
+	case 1:
+		tp.nbr[3*t+e] = edgeBoundary
+	case 2:
+		tp.nbr[3*t+e] = other
+	default:
+		tp.nbr[3*t+e] = edgeNonManifold
+	}
+	if !lowest {
+		return
+	}
+	tp.edges++
+	switch {
+	case n == 1:
+		tp.boundaryEdges++
+	case n > 2:
+		tp.nonManifoldEdges++
+	case sameWay:
+		tp.inconsistentEdges++
+	}
+}
+
+func (tp *topology) star(v int32) []int32 {
+	return tp.starTri[tp.starOff[v]:tp.starOff[v+1]]
+}
+
+// edgeSharers calls visit for every proper triangle holding edge ab.
+func (tp *topology) edgeSharers(a, b int32, visit func(u int32)) {
+	for _, u := range tp.star(a) {
+		if tp.corner(u, b) >= 0 {
+			visit(u)
+		}
+	}
+}
+
+// components labels the triangles by edge-connected component (through
+// any shared edge, non-manifold ones included), numbered from 0 in order
+// of their lowest triangle; collapsed triangles get −1. It returns the
+// labels and the number of components.
+func (tp *topology) components() ([]int32, int) {
+	nt := len(tp.tris) / 3
+	uf := newUnionFind(nt)
+	for t := range nt {
+		for e := range 3 {
+			switch n := tp.nbr[3*t+e]; {
+			case n >= 0:
+				uf.union(int32(t), n)
+			case n == edgeNonManifold:
+				tp.edgeSharers(tp.tris[3*t+e], tp.tris[3*t+(e+1)%3], func(u int32) { uf.union(int32(t), u) })
+			}
+		}
+	}
+	return uf.labels(func(t int) bool { return !collapsed(tp.tris, t) })
+}
+
+// unionFind is a disjoint-set forest with path halving; the root of a set
+// is its smallest member, so labels do not depend on union order.
+type unionFind []int32
+
+func newUnionFind(n int) unionFind {
+	u := make(unionFind, n)
+	for i := range u {
+		u[i] = int32(i)
+	}
+	return u
+}
+
+func (u unionFind) find(i int32) int32 {
+	for u[i] != i {
+		u[i] = u[u[i]]
+		i = u[i]
+	}
+	return i
+}
+
+func (u unionFind) union(a, b int32) {
+	a, b = u.find(a), u.find(b)
+	if a < b {
+		u[b] = a
+	} else if b < a {
+		u[a] = b
+	}
+}
+
+// labels numbers the sets of the members keep accepts 0, 1, … in order of
+// their smallest member; other members get −1.
+func (u unionFind) labels(keep func(i int) bool) ([]int32, int) {
+	lab := make([]int32, len(u))
+	n := int32(0)
+	for i := range u {
+		if !keep(i) {
+			lab[i] = -1
+			continue
+		}
+		if r := u.find(int32(i)); r == int32(i) {
+			lab[i] = n
+			n++
+		} else {
+			lab[i] = lab[r]
+		}
+	}
+	return lab, int(n)
+}
+
+// boundaryLoops follows the boundary edges, each in the direction its
+// triangle runs along it, into loops and returns their lengths in order
+// of their first edge. Where several boundary edges leave one vertex (a
+// non-manifold boundary), the lowest-numbered unvisited one continues.
+func (tp *topology) boundaryLoops() []int {
+	loops := []int{}
+	var half []int32 // boundary half-edges as 3t+e
+	for i, n := range tp.nbr {
+		if n == edgeBoundary {
+			half = append(half, int32(i))
+		}
+	}
+	if len(half) == 0 {
+		return loops
+	}
+	from := func(h int32) int32 { return tp.tris[h] }
+	to := func(h int32) int32 { return tp.tris[h-h%3+(h%3+1)%3] }
+	off := make([]int32, tp.nv+1) // half-edges by start vertex, as indices into half
+	for _, h := range half {
+		off[from(h)+1]++
+	}
+	for v := range tp.nv {
+		off[v+1] += off[v]
+	}
+	out := make([]int32, len(half))
+	fill := append([]int32(nil), off[:tp.nv]...)
+	for i, h := range half {
+		out[fill[from(h)]] = int32(i)
+		fill[from(h)]++
+	}
+	visited := make([]bool, len(half))
+	for start := range half {
+		if visited[start] {
+			continue
+		}
+		n := 0
+		for cur := int32(start); cur >= 0; {
+			visited[cur] = true
+			n++
+			next := int32(-1)
+			v := to(half[cur])
+			for _, i := range out[off[v]:off[v+1]] {
+				if !visited[i] {
+					next = i
+					break
+				}
+			}
+			cur = next
+		}
+		loops = append(loops, n)
+	}
+	return loops
+}
+
+// nonManifoldVertices counts the vertices whose triangles do not form a
+// single fan: grouped by the manifold edges at the vertex, they fall into
+// more than one group (two cones touching at their tips; any vertex on a
+// non-manifold edge).
+func (tp *topology) nonManifoldVertices() int {
+	count := 0
+	var uf unionFind
+	for v := range int32(tp.nv) {
+		star := tp.star(v)
+		if len(star) < 2 {
+			continue
+		}
+		uf = uf[:0]
+		for i := range star {
+			uf = append(uf, int32(i))
+		}
+		for i, t := range star {
+			c := tp.corner(t, v)
+			for _, e := range [2]int{c, (c + 2) % 3} { // the two edges at v
+				if u := tp.nbr[3*int(t)+e]; u >= 0 {
+					j, _ := slices.BinarySearch(star, u)
+					uf.union(int32(i), int32(j))
+				}
+			}
+		}
+		for i := range star {
+			if i > 0 && uf.find(int32(i)) == int32(i) {
+				count++
+				break
+			}
+		}
+	}
+	return count
+}

@@ -1,0 +1,81 @@
+package stuffing
+
+import (
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// boundaryOf returns the outward boundary triangles of tets and the
+// neighbour table they came from.
+func boundaryOf(tets []int32, nv int) (tris, nbr []int32) {
+	nbr, _ = tetmesh.Neighbors(tets, nv)
+	return tetmesh.BoundaryFaces(tets, nbr), nbr
+}
+
+// pinchedVertices returns the boundary vertices around which the boundary
+// triangles do not form a single disc: the link of such a vertex (the edge
+// opposite it in each of its triangles) is not one cycle. This covers
+// edges used twice in one direction and cones touching at a vertex.
+func pinchedVertices(tris []int32, nv int) []int32 {
+	start := make([]int32, nv+1)
+	for _, v := range tris {
+		start[v+1]++
+	}
+	for i := 0; i < nv; i++ {
+		start[i+1] += start[i]
+	}
+	// link[start[v]:start[v+1]] holds (a, b) pairs packed as a<<32|b: the
+	// edge a→b opposite v in each triangle v, a, b.
+	link := make([]uint64, len(tris))
+	fill := append([]int32(nil), start[:nv]...)
+	for i := 0; i < len(tris); i += 3 {
+		for k := 0; k < 3; k++ {
+			v, a, b := tris[i+k], tris[i+(k+1)%3], tris[i+(k+2)%3]
+			link[fill[v]] = uint64(a)<<32 | uint64(uint32(b))
+			fill[v]++
+		}
+	}
+	var bad []int32
+	for v := 0; v < nv; v++ {
+		l := link[start[v]:start[v+1]]
+		if len(l) > 0 && !singleCycle(l) {
+			bad = append(bad, int32(v))
+		}
+	}
+	return bad
+}
+
+// singleCycle reports whether the directed edges a→b form one cycle
+// through all of them. Links are short (a dozen edges), so quadratic
+// search is cheapest.
+func singleCycle(l []uint64) bool {
+	if len(l) < 3 {
+		return false
+	}
+	for i, e := range l { // every start vertex once
+		for _, f := range l[i+1:] {
+			if e>>32 == f>>32 {
+				return false
+			}
+		}
+	}
+	first := l[0]
+	cur, steps := uint32(first), 1
+	for steps <= len(l) {
+		next := -1
+		for j, f := range l {
+			if uint32(f>>32) == cur {
+				next = j
+				break
+			}
+		}
+		if next < 0 {
+			return false
+		}
+		if next == 0 {
+			return steps == len(l)
+		}
+		cur = uint32(l[next])
+		steps++
+	}
+	return false
+}

@@ -1,0 +1,149 @@
+package stuffing
+
+import (
+	"slices"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// classify returns the winding number w of the input at every lattice
+// vertex and its side, +1 inside the solid (w > 1/2) and −1 outside.
+// Vertices outside the input's bounding box are outside: there the solid
+// could only be a far-field artefact of stacked open sheets.
+//
+// W (see closure) is carried breadth-first over the lattice edges from a
+// vertex outside the bounding box; each breadth-first layer is computed in
+// parallel, its parents fixed before it starts.
+func classify(L *lattice, in *input) (w []float64, side []int8) {
+	n := len(L.keys)
+	start, adj := latticeEdges(L)
+	W := make([]int32, n)
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = -1
+	}
+	seed := int32(-1)
+	for v := 0; v < n && seed < 0; v++ {
+		if start[v+1] > start[v] && !in.inBox(L.vertex(int32(v))) {
+			seed = int32(v)
+		}
+	}
+	frontier := []int32{seed}
+	parent[seed] = seed
+	W[seed] = int32(in.integerW(L.vertex(seed)))
+	for len(frontier) > 0 {
+		var next []int32
+		for _, u := range frontier {
+			for _, v := range adj[start[u]:start[u+1]] {
+				if parent[v] < 0 {
+					parent[v] = u
+					next = append(next, v)
+				}
+			}
+		}
+		parallelFor(len(next), func(lo, hi int) {
+			for _, v := range next[lo:hi] {
+				u := parent[v]
+				if j, ok := in.cl.jump(L.vertex(u), L.vertex(v)); ok {
+					W[v] = W[u] + int32(j)
+				} else {
+					W[v] = int32(in.integerW(L.vertex(v)))
+				}
+			}
+		})
+		frontier = next
+	}
+	w = make([]float64, n)
+	side = make([]int8, n)
+	parallelFor(n, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			p := L.vertex(int32(v))
+			w[v] = float64(W[v]) - in.cl.coneW(p)
+			side[v] = -1
+			if w[v] > 0.5 && in.inBox(p) && parent[v] >= 0 {
+				side[v] = 1
+			}
+		}
+	})
+	return w, side
+}
+
+// latticeEdges returns the lattice's edges as adjacency lists, each
+// sorted: the neighbours of v are adj[start[v]:start[v+1]].
+func latticeEdges(L *lattice) (start, adj []int32) {
+	n := len(L.keys)
+	start = make([]int32, n+1)
+	for t := 0; t < len(L.tets); t += 4 {
+		for _, e := range tetmesh.TetEdges {
+			start[L.tets[t+e[0]]+1]++
+			start[L.tets[t+e[1]]+1]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		start[i+1] += start[i]
+	}
+	raw := make([]int32, start[n])
+	fill := slices.Clone(start[:n])
+	for t := 0; t < len(L.tets); t += 4 {
+		for _, e := range tetmesh.TetEdges {
+			a, b := L.tets[t+e[0]], L.tets[t+e[1]]
+			raw[fill[a]], raw[fill[b]] = b, a
+			fill[a]++
+			fill[b]++
+		}
+	}
+	// Sort and deduplicate each list in place, compacting as we go.
+	out := int32(0)
+	for v := 0; v < n; v++ {
+		l := raw[start[v]:start[v+1]]
+		slices.Sort(l)
+		l = slices.Compact(l)
+		start[v] = out
+		out += int32(copy(raw[out:], l))
+	}
+	start[n] = out
+	return start, raw[:out]
+}
+
+func (in *input) inBox(p geom.Vec) bool {
+	for k := range 3 {
+		if p[k] < in.lo[k] || p[k] > in.hi[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// findCuts computes the cut point of every lattice edge whose ends are on
+// opposite sides, in parallel, in the order edges first appear in the
+// lattice's tets.
+func findCuts(L *lattice, in *input, w []float64, side []int8) *cutSet {
+	c := &cutSet{index: newKeyMap(len(L.keys))}
+	for t := 0; t < len(L.tets); t += 4 {
+		for _, e := range tetmesh.TetEdges {
+			a, b := L.tets[t+e[0]], L.tets[t+e[1]]
+			if side[a] == side[b] {
+				continue
+			}
+			if _, fresh := c.index.put(edgeKey(a, b), int32(len(c.a))); fresh {
+				c.a = append(c.a, min(a, b))
+				c.b = append(c.b, max(a, b))
+			}
+		}
+	}
+	c.t = make([]float64, len(c.a))
+	c.tri = make([]int32, len(c.a))
+	parallelFor(len(c.a), func(lo, hi int) {
+		var buf []crossing
+		for i := lo; i < hi; i++ {
+			a, b := c.a[i], c.b[i]
+			var t float64
+			t, c.tri[i], buf = in.cutEdge(L.vertex(a), L.vertex(b), w[a], w[b], buf)
+			// A cut exactly at an end would make pieces of zero volume;
+			// such a cut warps that end anyway unless warping is refused.
+			c.t[i] = min(max(t, 1e-9), 1-1e-9)
+		}
+	})
+	return c
+}

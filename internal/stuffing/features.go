@@ -1,0 +1,135 @@
+package stuffing
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/pfmesh/pfmesh/internal/bvh"
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/trisearch"
+)
+
+// features are the input's sharp edges and corners: the curves and points
+// the output boundary must follow for a CAD part to keep its edges. An
+// edge is a feature when its two triangles' normals differ by more than
+// the feature angle, when only one triangle uses it (the rim of a hole) or
+// when more than two do (a non-manifold seam). A corner is a vertex where
+// the feature edges do not continue as one smooth curve: one, or three or
+// more, feature edges meet there, or two meet at a sharp turn.
+type features struct {
+	edges   []int32 // vertex pairs
+	corners []int32 // vertex indices
+	tree    *bvh.Tree
+	pos     []float64
+}
+
+// cornerTurnCos: two feature edges meeting at a vertex continue one curve
+// when the angle between them exceeds 145° (a turn under 35°).
+var cornerTurnCos = math.Cos(145 * math.Pi / 180)
+
+func findFeatures(in *input, cosFeature float64) *features {
+	type half struct {
+		a, b int32 // a < b
+		tri  int32
+		fwd  bool // the triangle runs a→b
+	}
+	nt := in.numTris()
+	hs := make([]half, 0, 3*nt)
+	for t := 0; t < nt; t++ {
+		for k := 0; k < 3; k++ {
+			a, b := in.tris[3*t+k], in.tris[3*t+(k+1)%3]
+			hs = append(hs, half{min(a, b), max(a, b), int32(t), a < b})
+		}
+	}
+	slices.SortFunc(hs, func(x, y half) int {
+		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.tri, y.tri))
+	})
+	parent := make([]int32, nt)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	f := &features{pos: in.pos}
+	for i := 0; i < len(hs); {
+		j := i
+		for j < len(hs) && hs[j].a == hs[i].a && hs[j].b == hs[i].b {
+			j++
+		}
+		feature := j-i != 2
+		if !feature {
+			n1, n2 := in.normal[hs[i].tri], in.normal[hs[i+1].tri]
+			if hs[i].fwd == hs[i+1].fwd { // inconsistent winding: compare as if fixed
+				n2 = geom.Scale(-1, n2)
+			}
+			zero := geom.Vec{}
+			feature = n1 != zero && n2 != zero && geom.Dot(n1, n2) < cosFeature
+			if !feature {
+				if ra, rb := find(hs[i].tri), find(hs[i+1].tri); ra != rb {
+					parent[max(ra, rb)] = min(ra, rb)
+				}
+			}
+		}
+		if feature {
+			f.edges = append(f.edges, hs[i].a, hs[i].b)
+		}
+		i = j
+	}
+	in.patch = make([]int32, nt)
+	for t := range in.patch {
+		in.patch[t] = find(int32(t))
+	}
+	f.findCorners(len(in.pos) / 3)
+	boxes := make([]float64, 0, 3*len(f.edges))
+	for e := 0; e < len(f.edges); e += 2 {
+		p, q := geom.At(in.pos, f.edges[e]), geom.At(in.pos, f.edges[e+1])
+		boxes = append(boxes, min(p[0], q[0]), min(p[1], q[1]), min(p[2], q[2]), max(p[0], q[0]), max(p[1], q[1]), max(p[2], q[2]))
+	}
+	f.tree = bvh.Build(boxes, 4)
+	return f
+}
+
+func (f *features) findCorners(nv int) {
+	deg := make([]int32, nv)
+	other := make([][2]int32, nv) // the first two feature neighbours
+	for e := 0; e < len(f.edges); e += 2 {
+		for s := 0; s < 2; s++ {
+			v, w := f.edges[e+s], f.edges[e+1-s]
+			if deg[v] < 2 {
+				other[v][deg[v]] = w
+			}
+			deg[v]++
+		}
+	}
+	for v := range deg {
+		switch {
+		case deg[v] == 0:
+		case deg[v] != 2:
+			f.corners = append(f.corners, int32(v))
+		default:
+			p := geom.At(f.pos, int32(v))
+			u, w := geom.Sub(geom.At(f.pos, other[v][0]), p), geom.Sub(geom.At(f.pos, other[v][1]), p)
+			if geom.Dot(u, w) > cornerTurnCos*geom.Norm(u)*geom.Norm(w) {
+				f.corners = append(f.corners, int32(v))
+			}
+		}
+	}
+}
+
+// closestOnEdges returns the point of the feature edges nearest p, the
+// feature edge it lies on (−1 if there are none) and its squared distance.
+func (f *features) closestOnEdges(p geom.Vec) (geom.Vec, int32, float64) {
+	e, d2 := f.tree.Nearest(p, func(e int32) float64 {
+		return geom.Dist2(p, trisearch.ClosestOnSegment(p, geom.At(f.pos, f.edges[2*e]), geom.At(f.pos, f.edges[2*e+1])))
+	})
+	if e < 0 {
+		return p, -1, d2
+	}
+	return trisearch.ClosestOnSegment(p, geom.At(f.pos, f.edges[2*e]), geom.At(f.pos, f.edges[2*e+1])), e, d2
+}

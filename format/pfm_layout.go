@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"errors"
@@ -140,14 +141,18 @@ func pfmInvalid(format string, args ...any) error {
 func parsePFMLayout(data []byte) (*pfmLayout, error) {
 	le := pfmLittleEndian
 	size := uint64(len(data))
-	if size < pfmOffHeaderSize+8 {
-		if size >= 8 && [8]byte(data[:8]) != pfmMagic {
-			return nil, ErrNotPFM
-		}
-		return nil, pfmCorrupt("truncated: %d bytes, shorter than the fixed header", size)
-	}
-	if [8]byte(data[:8]) != pfmMagic {
+	if !bytes.HasPrefix(data, pfmMagic[:min(size, 8)]) {
 		return nil, ErrNotPFM
+	}
+	if size >= pfmOffHeaderCRC {
+		// The version comes first: another major version may lay out
+		// everything after it differently.
+		if major, minor := le.Uint16(data[pfmOffMajor:]), le.Uint16(data[pfmOffMinor:]); major != VersionMajor {
+			return nil, fmt.Errorf("%w: file is version %d.%d, this reader reads %d.x", ErrPFMVersion, major, minor, VersionMajor)
+		}
+	}
+	if size < pfmHeaderSize {
+		return nil, pfmCorrupt("truncated: %d bytes, shorter than the %d-byte fixed header", size, pfmHeaderSize)
 	}
 	l := &pfmLayout{
 		major:      le.Uint16(data[pfmOffMajor:]),
@@ -155,9 +160,6 @@ func parsePFMLayout(data []byte) (*pfmLayout, error) {
 		headerCRC:  le.Uint32(data[pfmOffHeaderCRC:]),
 		headerSize: uint64(le.Uint32(data[pfmOffHeaderSize:])),
 		size:       size,
-	}
-	if l.major != VersionMajor {
-		return nil, fmt.Errorf("%w: file is version %d.%d, this reader reads %d.x", ErrPFMVersion, l.major, l.minor, VersionMajor)
 	}
 	count := uint64(le.Uint32(data[pfmOffSectionCount:]))
 	switch {

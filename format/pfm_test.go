@@ -96,7 +96,7 @@ func oneTet() *PFM {
 		Epsilon:   []float64{0, 0, 0, 0},
 		Gradient:  make([]float64, 12),
 		Tags:      []uint8{1, 1, 1, 1},
-		Boundary:  []int32{1, 2, 3, 0, 3, 2, 0, 1, 3, 0, 2, 1},
+		Boundary:  []int32{2, 3, 1, 0, 3, 2, 0, 1, 3, 0, 2, 1}, // the first rotated: 1 2 3 is face 0
 	}
 }
 

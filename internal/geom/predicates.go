@@ -42,20 +42,11 @@ func Orient3D(a, b, c, d Vec) int {
 
 // shewOrient3D returns the sign of det[a−d; b−d; c−d].
 func shewOrient3D(a, b, c, d Vec) int {
-	adx, bdx, cdx := a[0]-d[0], b[0]-d[0], c[0]-d[0]
-	ady, bdy, cdy := a[1]-d[1], b[1]-d[1], c[1]-d[1]
-	adz, bdz, cdz := a[2]-d[2], b[2]-d[2], c[2]-d[2]
-	bdxcdy, cdxbdy := bdx*cdy, cdx*bdy
-	cdxady, adxcdy := cdx*ady, adx*cdy
-	adxbdy, bdxady := adx*bdy, bdx*ady
-	det := adz*(bdxcdy-cdxbdy) + bdz*(cdxady-adxcdy) + cdz*(adxbdy-bdxady)
-	perm := (math.Abs(bdxcdy)+math.Abs(cdxbdy))*math.Abs(adz) +
-		(math.Abs(cdxady)+math.Abs(adxcdy))*math.Abs(bdz) +
-		(math.Abs(adxbdy)+math.Abs(bdxady))*math.Abs(cdz)
-	if bound := orient3dBoundA * perm; det > bound || -det > bound {
+	det, bound := orient3dFilter(a[0]-d[0], a[1]-d[1], a[2]-d[2], b[0]-d[0], b[1]-d[1], b[2]-d[2], c[0]-d[0], c[1]-d[1], c[2]-d[2])
+	if det > bound || -det > bound {
 		return sign(det)
 	}
-	if perm == 0 {
+	if bound == 0 {
 		return 0
 	}
 	row := func(p Vec) [3][]float64 {
@@ -76,44 +67,12 @@ func InSphere(a, b, c, d, e Vec) int {
 }
 
 func shewInSphere(a, b, c, d, e Vec) int {
-	aex, bex, cex, dex := a[0]-e[0], b[0]-e[0], c[0]-e[0], d[0]-e[0]
-	aey, bey, cey, dey := a[1]-e[1], b[1]-e[1], c[1]-e[1], d[1]-e[1]
-	aez, bez, cez, dez := a[2]-e[2], b[2]-e[2], c[2]-e[2], d[2]-e[2]
-
-	aexbey, bexaey := aex*bey, bex*aey
-	bexcey, cexbey := bex*cey, cex*bey
-	cexdey, dexcey := cex*dey, dex*cey
-	dexaey, aexdey := dex*aey, aex*dey
-	aexcey, cexaey := aex*cey, cex*aey
-	bexdey, dexbey := bex*dey, dex*bey
-	ab, bc, cd, da := aexbey-bexaey, bexcey-cexbey, cexdey-dexcey, dexaey-aexdey
-	ac, bd := aexcey-cexaey, bexdey-dexbey
-
-	abc := aez*bc - bez*ac + cez*ab
-	bcd := bez*cd - cez*bd + dez*bc
-	cda := cez*da + dez*ac + aez*cd
-	dab := dez*ab + aez*bd + bez*da
-	alift := aex*aex + aey*aey + aez*aez
-	blift := bex*bex + bey*bey + bez*bez
-	clift := cex*cex + cey*cey + cez*cez
-	dlift := dex*dex + dey*dey + dez*dez
-	det := (dlift*abc - clift*dab) + (blift*cda - alift*bcd)
-
-	aezp, bezp, cezp, dezp := math.Abs(aez), math.Abs(bez), math.Abs(cez), math.Abs(dez)
-	abp := math.Abs(aexbey) + math.Abs(bexaey)
-	bcp := math.Abs(bexcey) + math.Abs(cexbey)
-	cdp := math.Abs(cexdey) + math.Abs(dexcey)
-	dap := math.Abs(dexaey) + math.Abs(aexdey)
-	acp := math.Abs(aexcey) + math.Abs(cexaey)
-	bdp := math.Abs(bexdey) + math.Abs(dexbey)
-	perm := (cdp*bezp+bdp*cezp+bcp*dezp)*alift +
-		(dap*cezp+acp*dezp+cdp*aezp)*blift +
-		(abp*dezp+bdp*aezp+dap*bezp)*clift +
-		(bcp*aezp+acp*bezp+abp*cezp)*dlift
-	if bound := inSphereBoundA * perm; det > bound || -det > bound {
+	det, bound := inSphereFilter(a[0]-e[0], a[1]-e[1], a[2]-e[2], b[0]-e[0], b[1]-e[1], b[2]-e[2],
+		c[0]-e[0], c[1]-e[1], c[2]-e[2], d[0]-e[0], d[1]-e[1], d[2]-e[2])
+	if det > bound || -det > bound {
 		return sign(det)
 	}
-	if perm == 0 {
+	if bound == 0 {
 		return 0
 	}
 	return inSphereExact(a, b, c, d, e)

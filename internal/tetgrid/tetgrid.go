@@ -4,11 +4,10 @@
 // on the mesher.
 //
 // Every cell of the underlying integer grid is split into the six Kuhn
-// tetrahedra that share its main diagonal. All cells use the same diagonal
-// direction, so the tets of neighbouring cells meet face to face, and on a
-// grid of cubes every dihedral angle is 45°, 60° or 90°: the P1 stiffness
-// matrix is then an M-matrix (the Laplacian's discrete maximum principle
-// holds).
+// tetrahedra that share one of its main diagonals; neighbouring cells use
+// compatible diagonals, so their tets meet face to face. On a grid of
+// cubes every dihedral angle is 45°, 60° or 90°: the P1 stiffness matrix
+// is then an M-matrix (the Laplacian's discrete maximum principle holds).
 //
 // These meshes are for testing the solver, not samples of what the mesher
 // writes: the shell's inner sphere bounds a hole tagged Core, and the tets
@@ -36,17 +35,30 @@ var kuhn = [6]struct {
 }
 
 // appendCell appends the six Kuhn tets of the cell whose low corner is c,
-// with index giving the vertex number of a grid point.
-func appendCell(tets []int32, c [3]int, index func(p [3]int) int32) []int32 {
+// with index giving the vertex number of a grid point. Along each axis a
+// with dir[a] = −1 the cell is mirrored: the tets walk from the high side
+// to the low side. Faces shared by two cells are split the same way from
+// both sides as long as the two cells agree on the directions of the
+// face's own axes, which holds when directions only change across grid
+// planes.
+func appendCell(tets []int32, c [3]int, dir [3]int, index func(p [3]int) int32) []int32 {
+	start := c
+	flips := 0
+	for a := range 3 {
+		if dir[a] < 0 {
+			start[a]++
+			flips++
+		}
+	}
 	for _, k := range kuhn {
-		p := c
+		p := start
 		var v [4]int32
 		v[0] = index(p)
 		for s, axis := range k.axes {
-			p[axis]++
+			p[axis] += dir[axis]
 			v[s+1] = index(p)
 		}
-		if k.odd {
+		if k.odd != (flips%2 == 1) {
 			v[2], v[3] = v[3], v[2]
 		}
 		tets = append(tets, v[:]...)
@@ -89,7 +101,7 @@ func Box(n [3]int, lo, hi geom.Vec) *tetmesh.Mesh {
 	for k := 0; k < n[2]; k++ {
 		for j := 0; j < n[1]; j++ {
 			for i := 0; i < n[0]; i++ {
-				m.Tets = appendCell(m.Tets, [3]int{i, j, k}, index)
+				m.Tets = appendCell(m.Tets, [3]int{i, j, k}, [3]int{1, 1, 1}, index)
 			}
 		}
 	}
@@ -104,20 +116,21 @@ func lerp(lo, hi float64, i, n int) float64 {
 	return lo + (hi-lo)*float64(i)/float64(n)
 }
 
-// Shell returns a mesh of the spherical shell a ≤ |x| ≤ b (0 < a < b) with
-// n cells across its thickness. It is the Kuhn-split grid of the cube
-// shell n ≤ |p|∞ ≤ 2n (p integer) mapped radially onto the sphere shell:
-// grid point p goes to direction p/|p|₂ at radius a·(b/a)^s, s = |p|∞/n − 1.
-// The radial spacing grows geometrically with r (the mesh is graded towards
-// the inner sphere, where the harmonic field 1/r varies fastest) and the
-// tangential spacing is proportional to r as well, so cells keep their
-// shape across the shell. Vertices on the inner sphere are tagged Core,
-// those on the outer sphere Boundary. It has 336·n³ tets.
+// Shell returns a mesh of the spherical shell a ≤ |x| ≤ b (0 < a < b). It
+// is the Kuhn-split grid of the cube shell n ≤ |p|∞ ≤ N (p integer) mapped
+// radially onto the sphere shell: grid point p goes to direction p/|p|₂ at
+// radius r = a·(|p|∞/n)^γ. N = round(n·(b/a)^(4/π)) and γ = ln(b/a)/ln(N/n)
+// ≈ π/4 make cells about as long radially as tangentially (the cube face
+// |p|∞ = t spans a quarter circle over 2t cells), so the mesh is graded —
+// spacing grows in proportion to r — without anisotropy. Vertices on the
+// inner sphere are tagged Core, those on the outer sphere Boundary.
+// Refining n refines the mesh uniformly.
 func Shell(a, b float64, n int) *tetmesh.Mesh {
 	if n < 1 || !(a > 0) || !(b > a) {
 		panic("tetgrid.Shell: need n ≥ 1 and 0 < a < b")
 	}
-	N := 2 * n
+	N := max(n+1, int(math.Round(float64(n)*math.Pow(b/a, 4/math.Pi))))
+	gamma := math.Log(b/a) / math.Log(float64(N)/float64(n))
 	side := 2*N + 1
 	index := make([]int32, side*side*side) // grid point → vertex, −1 inside the inner cube
 	m := &tetmesh.Mesh{}
@@ -132,8 +145,7 @@ func Shell(a, b float64, n int) *tetmesh.Mesh {
 					continue
 				}
 				index[at(p)] = int32(len(m.Tags))
-				s := float64(t-n) / float64(n)
-				r := a * math.Pow(b/a, s)
+				r := a * math.Pow(float64(t)/float64(n), gamma)
 				switch t {
 				case n:
 					r = a
@@ -158,7 +170,17 @@ func Shell(a, b float64, n int) *tetmesh.Mesh {
 				if x >= -n && x < n && y >= -n && y < n && z >= -n && z < n {
 					continue
 				}
-				m.Tets = appendCell(m.Tets, [3]int{x, y, z}, vertex)
+				// Split every cell along the diagonal that points away
+				// from the centre (mirrored per octant): the diagonal is
+				// then radial, which keeps the tets near the cube's corners,
+				// where the map squashes cells most, from becoming slivers.
+				dir := [3]int{1, 1, 1}
+				for a, c := range [3]int{x, y, z} {
+					if c < 0 {
+						dir[a] = -1
+					}
+				}
+				m.Tets = appendCell(m.Tets, [3]int{x, y, z}, dir, vertex)
 			}
 		}
 	}

@@ -63,14 +63,16 @@ func TestBoxNonObtuse(t *testing.T) {
 }
 
 func TestShellValid(t *testing.T) {
-	const a, b = 0.5, 2.0
+	// N/n = (b/a)^(4/π) = 2.5 exactly for even n: uniform refinement.
+	a, b := 1.0, math.Pow(2.5, math.Pi/4)
 	for _, n := range []int{1, 2, 4} {
 		m := Shell(a, b, n)
 		// The inner sphere bounds a hole whose vertices are Core.
 		if err := validate(m, "zero-pressure", "boundary vertex not tagged Boundary"); err != nil {
 			t.Fatalf("Shell(n=%d): %v", n, err)
 		}
-		if got, want := m.NumTets(), 336*n*n*n; got != want {
+		N := int(math.Round(float64(n) * math.Pow(b/a, 4/math.Pi)))
+		if got, want := m.NumTets(), 6*(8*N*N*N-8*n*n*n); got != want {
 			t.Errorf("Shell(n=%d) has %d tets, want %d", n, got, want)
 		}
 		for v, tag := range m.Tags {

@@ -3,6 +3,7 @@ package format
 import (
 	"math"
 
+	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
@@ -81,6 +82,14 @@ type Verdict struct {
 // tests only triangle pairs whose bounding boxes overlap (via a BVH).
 func Diagnose(s *Surface) *Report {
 	r := &Report{Vertices: s.NumVertices(), Triangles: s.NumTriangles()}
+	// The triangle BVH needs only geometry: build it meanwhile.
+	var boxes []float64
+	var tree *bvh.Tree
+	built := make(chan struct{})
+	go func() {
+		boxes, tree = triangleTree(s.Positions, s.Triangles)
+		close(built)
+	}()
 	remap, pos := weldExact(s.Positions)
 	r.DuplicateVertices = r.Vertices - len(pos)/3
 	nv := len(pos) / 3
@@ -143,8 +152,9 @@ func Diagnose(s *Surface) *Report {
 		r.Genus = &g
 	}
 
-	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, func(t int) bool {
-		return !collapsed(tris, t) && !zeroArea[t]
+	<-built
+	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, boxes, tree, func(t int32) bool {
+		return !collapsed(tris, int(t)) && !zeroArea[t]
 	})
 	r.Verdict = r.verdict(pos, tris)
 	return r

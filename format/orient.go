@@ -138,6 +138,16 @@ func orientOutward(pos []float64, tris []int32, p *patches) int {
 // A triangle centroid of the patch is tested against each closed patch
 // whose box contains it, by that patch's winding number.
 func cavities(pos []float64, tris []int32, p *patches) []bool {
+	cavity := make([]bool, p.n)
+	closedPatches := 0
+	for _, c := range p.closed {
+		if c {
+			closedPatches++
+		}
+	}
+	if closedPatches < 2 {
+		return cavity
+	}
 	nt := len(tris) / 3
 	members := make([][]int32, p.n) // triangles of each closed patch, corner indices
 	sample := make([]geom.Vec, p.n)
@@ -161,10 +171,6 @@ func cavities(pos []float64, tris []int32, p *patches) []bool {
 			closedIDs = append(closedIDs, int32(l))
 			boxes = append(boxes, boxOf(pos, m)...)
 		}
-	}
-	cavity := make([]bool, p.n)
-	if len(closedIDs) < 2 {
-		return cavity
 	}
 	tree := bvh.Build(boxes, 1)
 	trees := make(map[int32]*winding.Tree)

@@ -1,6 +1,8 @@
 package format
 
 import (
+	"runtime"
+
 	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
@@ -23,32 +25,38 @@ import (
 // maxExamples is how many intersecting pairs a report lists.
 const maxExamples = 20
 
+// triangleTree returns the triangles' bounding boxes and a BVH over them;
+// it needs only the geometry, so it can be built before welding.
+func triangleTree(pos []float64, tris []int32) ([]float64, *bvh.Tree) {
+	boxes := bvh.TriangleBoxes(pos, tris)
+	return boxes, bvh.Build(boxes, 4)
+}
+
 // selfIntersections returns the number of intersecting pairs among the
 // triangles use accepts, and the first maxExamples of them in
-// lexicographic order.
-func selfIntersections(pos []float64, tris []int32, use func(t int) bool) (int, [][2]int32) {
-	var ids []int32
-	for t := range len(tris) / 3 {
-		if use(t) {
-			ids = append(ids, int32(t))
+// lexicographic order. boxes and tree are triangleTree's for the same
+// triangles; tris may since have been renumbered onto welded vertices.
+func selfIntersections(pos []float64, tris []int32, boxes []float64, tree *bvh.Tree, use func(t int32) bool) (int, [][2]int32) {
+	// Per-worker tallies, merged by sum and by sorted insertion: the same
+	// whichever worker saw which pair.
+	workers := runtime.GOMAXPROCS(0)
+	counts := make([]int, workers)
+	found := make([][][2]int32, workers)
+	tree.SelfPairsParallel(workers, func(w int, i, j int32) {
+		if boxesOverlap(boxes[6*i:6*i+6], boxes[6*j:6*j+6]) && use(i) && use(j) &&
+			trianglesIntersect(pos, tris[3*i:3*i+3], tris[3*j:3*j+3]) {
+			counts[w]++
+			found[w] = addExample(found[w], [2]int32{i, j})
 		}
-	}
-	sub := make([]int32, 0, 3*len(ids))
-	for _, t := range ids {
-		sub = append(sub, tris[3*t:3*t+3]...)
-	}
-	boxes := bvh.TriangleBoxes(pos, sub)
-	tree := bvh.Build(boxes, 4)
+	})
 	count := 0
 	var ex [][2]int32
-	tree.SelfPairs(func(i, j int32) bool {
-		if !boxesOverlap(boxes[6*i:6*i+6], boxes[6*j:6*j+6]) || !trianglesIntersect(pos, sub[3*i:3*i+3], sub[3*j:3*j+3]) {
-			return true
+	for w := range workers {
+		count += counts[w]
+		for _, p := range found[w] {
+			ex = addExample(ex, p)
 		}
-		count++
-		ex = addExample(ex, [2]int32{ids[i], ids[j]})
-		return true
-	})
+	}
 	return count, ex
 }
 
@@ -109,6 +117,9 @@ func trianglesIntersect(pos []float64, s, t []int32) bool {
 	}
 	a := [3]geom.Vec{p(s[0]), p(s[1]), p(s[2])}
 	b := [3]geom.Vec{p(t[0]), p(t[1]), p(t[2])}
+	if strictlyOneSide(a, b) || strictlyOneSide(b, a) {
+		return false
+	}
 	for i := range 3 {
 		if segmentTriangle(a[i], a[(i+1)%3], b) || segmentTriangle(b[i], b[(i+1)%3], a) {
 			return true
@@ -117,10 +128,20 @@ func trianglesIntersect(pos []float64, s, t []int32) bool {
 	return false
 }
 
+// strictlyOneSide reports whether all corners of t lie strictly on one
+// side of the plane of s: the common quick rejection.
+func strictlyOneSide(s, t [3]geom.Vec) bool {
+	o0 := geom.Orient3D(s[0], s[1], s[2], t[0])
+	return o0 != 0 && geom.Orient3D(s[0], s[1], s[2], t[1]) == o0 && geom.Orient3D(s[0], s[1], s[2], t[2]) == o0
+}
+
 // sharedVertexIntersect decides whether triangles vab and vcd, sharing
 // only the vertex v, meet anywhere else.
 func sharedVertexIntersect(v, a, b, c, d geom.Vec) bool {
 	sa, sb := geom.Orient3D(v, c, d, a), geom.Orient3D(v, c, d, b)
+	if sa*sb > 0 {
+		return false // vab touches vcd's plane only at v
+	}
 	if sa == 0 && sb == 0 {
 		// Coplanar: they meet beyond v exactly when their angular sectors
 		// at v overlap, boundary rays included.
@@ -135,8 +156,8 @@ func sharedVertexIntersect(v, a, b, c, d geom.Vec) bool {
 		return in(c, a, b) || in(d, a, b) || in(a, c, d) || in(b, c, d)
 	}
 	sc, sd := geom.Orient3D(v, a, b, c), geom.Orient3D(v, a, b, d)
-	if sa*sb > 0 || sc*sd > 0 {
-		return false // one triangle touches the other's plane only at v
+	if sc*sd > 0 {
+		return false // vcd touches vab's plane only at v
 	}
 	// Both triangles cross the line L where their planes meet along
 	// segments starting at v; these overlap beyond v exactly when the

@@ -271,39 +271,62 @@ func (t *Tree) SelfPairs(visit func(a, b int32) bool) {
 	if len(t.Nodes) == 0 {
 		return
 	}
-	type pair struct{ i, j int32 }
-	stack := []pair{{0, 0}}
+	t.selfPairs([]nodePair{{0, 0}}, visit)
+}
+
+// nodePair is a pair of nodes (possibly one node with itself) whose
+// items' pairs a self-pair traversal has still to visit.
+type nodePair struct{ i, j int32 }
+
+// selfPairs runs the self-pair traversal from the pairs on stack and
+// reports false if visit stopped it.
+func (t *Tree) selfPairs(stack []nodePair, visit func(a, b int32) bool) bool {
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		bi := t.Bounds[6*p.j : 6*p.j+6]
-		if p.i != p.j && !t.overlaps(p.i, (*[6]float64)(bi)) {
+		if !t.pairOverlaps(p) {
 			continue
 		}
 		fi, ci := t.Nodes[2*p.i], t.Nodes[2*p.i+1]
 		fj, cj := t.Nodes[2*p.j], t.Nodes[2*p.j+1]
-		switch {
-		case ci > 0 && cj > 0:
-			a, b := t.Items[fi:fi+ci], t.Items[fj:fj+cj]
-			for x, u := range a {
-				start := 0
-				if p.i == p.j {
-					start = x + 1
-				}
-				for _, v := range b[start:] {
-					if !visit(min(u, v), max(u, v)) {
-						return
-					}
+		if ci == 0 || cj == 0 {
+			stack = t.split(p, stack)
+			continue
+		}
+		a, b := t.Items[fi:fi+ci], t.Items[fj:fj+cj]
+		for x, u := range a {
+			start := 0
+			if p.i == p.j {
+				start = x + 1
+			}
+			for _, v := range b[start:] {
+				if !visit(min(u, v), max(u, v)) {
+					return false
 				}
 			}
-		case p.i == p.j:
-			l, r := p.i+1, fi
-			stack = append(stack, pair{l, l}, pair{r, r}, pair{l, r})
-		case ci > 0 || (cj == 0 && t.volume(p.j) > t.volume(p.i)):
-			stack = append(stack, pair{p.i, p.j + 1}, pair{p.i, fj})
-		default:
-			stack = append(stack, pair{p.i + 1, p.j}, pair{fi, p.j})
 		}
+	}
+	return true
+}
+
+func (t *Tree) pairOverlaps(p nodePair) bool {
+	return p.i == p.j || t.overlaps(p.i, (*[6]float64)(t.Bounds[6*p.j:6*p.j+6]))
+}
+
+// split appends to stack the pairs that p, not a pair of leaves, divides
+// into: a node with itself into its children's self-pairs and their
+// cross pair; two nodes by splitting the larger (by box volume) inner one.
+func (t *Tree) split(p nodePair, stack []nodePair) []nodePair {
+	fi, ci := t.Nodes[2*p.i], t.Nodes[2*p.i+1]
+	fj, cj := t.Nodes[2*p.j], t.Nodes[2*p.j+1]
+	switch {
+	case p.i == p.j:
+		l, r := p.i+1, fi
+		return append(stack, nodePair{l, l}, nodePair{r, r}, nodePair{l, r})
+	case ci > 0 || (cj == 0 && t.volume(p.j) > t.volume(p.i)):
+		return append(stack, nodePair{p.i, p.j + 1}, nodePair{p.i, fj})
+	default:
+		return append(stack, nodePair{p.i + 1, p.j}, nodePair{fi, p.j})
 	}
 }
 

@@ -83,7 +83,7 @@ func annotatedDump(t *testing.T, data []byte) string {
 	row(8, "magic")
 	row(2, "major version %d", le.Uint16(data[off:]))
 	row(2, "minor version %d", le.Uint16(data[off:]))
-	row(4, "header CRC-32C of bytes 0x10–0x%x", l.tableEnd-1)
+	row(4, "header CRC-32C of bytes 0x0–0xb and 0x10–0x%x", l.tableEnd-1)
 	row(4, "header size %d", le.Uint32(data[off:]))
 	row(4, "section count %d", le.Uint32(data[off:]))
 	row(8, "vertex count %d", le.Uint64(data[off:]))

@@ -67,7 +67,7 @@ func refix(data []byte) []byte {
 			le.PutUint32(e[4:], pfmCRC(data[off:off+length]))
 		}
 	}
-	le.PutUint32(data[12:], pfmCRC(data[16:hs+24*n]))
+	le.PutUint32(data[12:], pfmHeaderCRC(data[:hs+24*n]))
 	return data
 }
 
@@ -86,7 +86,7 @@ func assemble(head []byte, secs []pfmSection, payload [][]byte) []byte {
 		le.PutUint64(e[8:], uint64(len(out)))
 		le.PutUint64(e[16:], uint64(len(payload[i])))
 		out = append(out, payload[i]...)
-		out = append(out, make([]byte, -len(payload[i])&7)...)
+		out = append(out, make([]byte, -len(out)&7)...)
 	}
 	return refix(out)
 }
@@ -179,6 +179,7 @@ func TestReadPFMHostile(t *testing.T) {
 		{"magic", func(d []byte) { d[1] = 'X' }, false, ErrNotPFM},
 		{"png", func(d []byte) { copy(d, "\x89PNG\r\n\x1a\n") }, false, ErrNotPFM},
 		{"header crc", func(d []byte) { d[pfmOffFriction] ^= 1 }, true, ErrPFMChecksum},
+		{"minor version crc", func(d []byte) { d[pfmOffMinor] ^= 1 }, true, ErrPFMChecksum},
 		{"section crc", func(d []byte) { sectionOf(t, d, SectionEpsilon)[3] ^= 0x10 }, true, ErrPFMChecksum},
 		{"bvh crc", func(d []byte) { sectionOf(t, d, SectionBVHItems)[0] ^= 1 }, true, ErrPFMChecksum},
 		{"vertex count", put64(pfmOffVertices, 1<<40), false, ErrPFMCorrupt},
@@ -276,18 +277,15 @@ func TestReadPFMHostile(t *testing.T) {
 	}
 }
 
-// TestReadPFMExactOrientation checks that orientation is decided exactly:
-// four points on the plane z = x + y (exactly: the coordinates are 30-bit
-// fractions, so the sums are exact) whose floating-point determinant
-// rounds to a positive value must still be refused.
-func TestReadPFMExactOrientation(t *testing.T) {
-	p := oneTet()
+// coplanarQuad returns four points on the plane z = x + y (exactly: the
+// coordinates are 30-bit fractions, so the sums are exact) whose
+// floating-point orientation determinant rounds to a positive value.
+func coplanarQuad(t testing.TB) []float64 {
 	naive := func(q []float64) float64 {
 		a, b, c, d := geom.At(q, 0), geom.At(q, 1), geom.At(q, 2), geom.At(q, 3)
 		return geom.Dot(geom.Cross(geom.Sub(b, a), geom.Sub(c, a)), geom.Sub(d, a))
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	found := false
 	for range 100000 {
 		q := make([]float64, 12)
 		for v := range 4 {
@@ -295,13 +293,19 @@ func TestReadPFMExactOrientation(t *testing.T) {
 			q[3*v], q[3*v+1], q[3*v+2] = x, y, x+y
 		}
 		if naive(q) > 0 {
-			found, p.Positions = true, q
-			break
+			return q
 		}
 	}
-	if !found {
-		t.Fatal("no coplanar quadruple with a positive rounded determinant found")
-	}
+	t.Fatal("no coplanar quadruple with a positive rounded determinant found")
+	return nil
+}
+
+// TestReadPFMExactOrientation checks that orientation is decided exactly:
+// an exactly flat tet must be refused though its rounded determinant is
+// positive.
+func TestReadPFMExactOrientation(t *testing.T) {
+	p := oneTet()
+	p.Positions = coplanarQuad(t)
 	if err := p.validate(); !errors.Is(err, ErrPFMInvalid) {
 		t.Errorf("coplanar tet with a positive float determinant: err = %v, want ErrPFMInvalid", err)
 	}

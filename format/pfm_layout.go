@@ -102,6 +102,12 @@ var (
 
 func pfmCRC(b []byte) uint32 { return crc32.Checksum(b, pfmCastagnoli) }
 
+// pfmHeaderCRC returns the CRC of a header and section table (head, from
+// the file's start to the table's end) without the CRC field itself.
+func pfmHeaderCRC(head []byte) uint32 {
+	return crc32.Update(pfmCRC(head[:pfmOffHeaderCRC]), pfmCastagnoli, head[pfmOffHeaderSize:])
+}
+
 // pfmSection is one entry of the section table.
 type pfmSection struct {
 	id             SectionID
@@ -171,7 +177,7 @@ func parsePFMLayout(data []byte) (*pfmLayout, error) {
 		return nil, pfmCorrupt("truncated: %d section table entries do not fit in the file's %d bytes", count, size)
 	}
 	l.tableEnd = l.headerSize + count*pfmEntrySize
-	l.headerCRCOK = pfmCRC(data[pfmOffHeaderSize:l.tableEnd]) == l.headerCRC
+	l.headerCRCOK = pfmHeaderCRC(data[:l.tableEnd]) == l.headerCRC
 
 	h := &l.header
 	h.Major, h.Minor = l.major, l.minor

@@ -100,7 +100,7 @@ func pfmDecode(data []byte, opt pfmDecodeOptions) (*PFM, error) {
 func (l *pfmLayout) verifyCRCs(data []byte) error {
 	if !l.headerCRCOK {
 		return fmt.Errorf("%w: header and section table: stored %#08x, computed %#08x", ErrPFMChecksum,
-			l.headerCRC, pfmCRC(data[pfmOffHeaderSize:l.tableEnd]))
+			l.headerCRC, pfmHeaderCRC(data[:l.tableEnd]))
 	}
 	for _, s := range l.sections {
 		if c := pfmCRC(data[s.offset : s.offset+s.length]); c != s.crc {

@@ -64,7 +64,9 @@ func WritePFMTo(w io.Writer, p *PFM, opt WriteOptions) error {
 }
 
 // pfmEncoded is a file ready to write: the header and section table,
-// then the sections' bytes, each followed by zero padding to 8 bytes.
+// then the sections' bytes, each but the last followed by zero padding to
+// 8 bytes, so the file ends with its last section and losing any byte
+// shows.
 type pfmEncoded struct {
 	head     []byte
 	sections [][]byte
@@ -75,11 +77,11 @@ func (e *pfmEncoded) writeTo(w io.Writer) error {
 	if _, err := w.Write(e.head); err != nil {
 		return err
 	}
-	for _, s := range e.sections {
+	for i, s := range e.sections {
 		if _, err := w.Write(s); err != nil {
 			return err
 		}
-		if n := -len(s) & 7; n > 0 {
+		if n := -len(s) & 7; n > 0 && i < len(e.sections)-1 {
 			if _, err := w.Write(pad[:n]); err != nil {
 				return err
 			}
@@ -171,7 +173,7 @@ func pfmEncode(p *PFM, opt WriteOptions) (*pfmEncoded, error) {
 		off += uint64(len(s.data)+7) &^ 7
 		enc.sections = append(enc.sections, s.data)
 	}
-	le.PutUint32(head[pfmOffHeaderCRC:], pfmCRC(head[pfmOffHeaderSize:]))
+	le.PutUint32(head[pfmOffHeaderCRC:], pfmHeaderCRC(head))
 	return enc, nil
 }
 

@@ -40,10 +40,11 @@ func DetectFormat(head []byte, size int64, name string) SurfaceFormat {
 	text := looksText(head)
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	first := firstWord(t)
+	// PLY and OFF headers are text even when the data after them is not.
 	switch {
-	case text && string(first) == "ply":
+	case string(first) == "ply" && looksText(firstLine(t)):
 		return PLY
-	case text && isOFFKeyword(firstWord(skipComments(t))):
+	case isOFFKeyword(firstWord(skipComments(t))) && looksText(firstLine(skipComments(t))):
 		return OFF
 	case size >= stlHeaderSize && len(head) >= stlHeaderSize &&
 		stlHeaderSize+stlTriangleSize*int64(binary.LittleEndian.Uint32(head[80:84])) == size:
@@ -74,6 +75,12 @@ func firstWord(t []byte) []byte {
 		return t[:i]
 	}
 	return t
+}
+
+// firstLine returns t up to its first line break.
+func firstLine(t []byte) []byte {
+	line, _, _ := bytes.Cut(t, []byte("\n"))
+	return line
 }
 
 // skipComments drops leading blank lines and lines starting with "#".

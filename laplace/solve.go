@@ -1,0 +1,227 @@
+package laplace
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// Options control Solve. The zero value asks for the defaults.
+type Options struct {
+	// Tolerance is the relative residual ‖b − A x‖/‖b‖ to reach; 0 means
+	// 1e-10.
+	Tolerance float64
+	// MaxIterations bounds the CG iterations; 0 means 1000 with AMG and
+	// 100000 with Jacobi.
+	MaxIterations int
+	// Preconditioner is "amg" (the default: smoothed aggregation) or
+	// "jacobi" (the diagonal, a baseline).
+	Preconditioner string
+	// Progress, if not nil, is called with a stage name ("assemble",
+	// "setup", "solve", "gradient") and the fraction of it done.
+	Progress func(stage string, done float64)
+}
+
+// Field is the penetration-extent field ε on a tet mesh and a report of
+// how it was solved.
+type Field struct {
+	// Epsilon holds ε per vertex: exactly 0 on Boundary vertices, exactly
+	// 1 on Core vertices, the discrete harmonic solution elsewhere.
+	Epsilon []float64
+	// Gradient holds ∇ε per vertex (x, y, z): the volume-weighted average
+	// of the exact gradients of the tets around the vertex.
+	Gradient []float64
+
+	Iterations int     // CG iterations
+	Residual   float64 // final relative residual ‖b − A x‖/‖b‖
+
+	Unknowns           int     // free (Interior) vertices
+	NNZ                int     // nonzeros of the reduced stiffness matrix
+	Levels             int     // AMG levels (1 with Jacobi)
+	OperatorComplexity float64 // AMG: Σ nnz over levels / nnz of the matrix
+
+	AssembleTime time.Duration // vertex ordering and stiffness assembly
+	SetupTime    time.Duration // preconditioner setup
+	SolveTime    time.Duration // CG iterations
+	GradientTime time.Duration // vertex gradients
+}
+
+// Solve computes ε on the mesh: the P1 finite-element solution of Laplace's
+// equation with ε = 0 on Boundary vertices and ε = 1 on Core vertices,
+// solved for the Interior vertices by preconditioned conjugate gradients.
+// It returns an error if the mesh is malformed (bad indices, non-finite
+// coordinates, tets that are not positively oriented), has no Core or no
+// Boundary vertex, has free vertices not connected to any Dirichlet vertex,
+// or if CG does not reach the tolerance.
+//
+// The result does not depend on GOMAXPROCS: all parallel work is split
+// into fixed index ranges and reduced in index order.
+func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
+	tol := opt.Tolerance
+	if tol == 0 {
+		tol = 1e-10
+	}
+	if !(tol > 0 && tol < 1) {
+		return nil, fmt.Errorf("laplace: tolerance %g is not in (0, 1)", opt.Tolerance)
+	}
+	if opt.MaxIterations < 0 {
+		return nil, fmt.Errorf("laplace: negative iteration limit %d", opt.MaxIterations)
+	}
+	switch opt.Preconditioner {
+	case "", "amg", "jacobi":
+	default:
+		return nil, fmt.Errorf("laplace: unknown preconditioner %q (want \"amg\" or \"jacobi\")", opt.Preconditioner)
+	}
+	progress := func(stage string, done float64) {
+		if opt.Progress != nil {
+			opt.Progress(stage, done)
+		}
+	}
+	if err := checkMesh(m.Positions, m.Tets, "mesh"); err != nil {
+		return nil, err
+	}
+	nv := m.NumVertices()
+	if len(m.Tags) != nv {
+		return nil, fmt.Errorf("laplace: mesh has %d tags for %d vertices", len(m.Tags), nv)
+	}
+	var nCore, nBoundary int
+	for v, t := range m.Tags {
+		switch t {
+		case tetmesh.Core:
+			nCore++
+		case tetmesh.Boundary:
+			nBoundary++
+		case tetmesh.Interior:
+		default:
+			return nil, fmt.Errorf("laplace: vertex %d has unknown tag %d", v, t)
+		}
+	}
+	if nCore == 0 {
+		return nil, fmt.Errorf("laplace: mesh has no Core vertex, so ε = 1 is imposed nowhere and ε ≡ 0 would be meaningless")
+	}
+	if nBoundary == 0 {
+		return nil, fmt.Errorf("laplace: mesh has no Boundary vertex, so ε = 0 is imposed nowhere")
+	}
+
+	t0 := time.Now()
+	progress("assemble", 0)
+	order, unknown := freeOrder(m)
+	sys := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if v, ok := isolated(&sys); !ok {
+		p := m.Vertex(v)
+		return nil, fmt.Errorf("laplace: vertex %d at (%g, %g, %g) lies in a part of the mesh with no Boundary or Core vertex, where ε is undetermined", v, p[0], p[1], p[2])
+	}
+	f := &Field{Unknowns: len(order), NNZ: sys.a.nnz(), Levels: 1, AssembleTime: time.Since(t0)}
+	progress("assemble", 1)
+
+	t0 = time.Now()
+	progress("setup", 0)
+	var prec preconditioner
+	maxIter := opt.MaxIterations
+	switch {
+	case len(order) == 0:
+		prec = jacobi{}
+	case opt.Preconditioner == "jacobi":
+		inv := sys.a.diagonal()
+		for i, d := range inv {
+			inv[i] = 1 / d
+		}
+		prec = jacobi{inv}
+		if maxIter == 0 {
+			maxIter = 100000
+		}
+	default:
+		h, err := newAMG[float32](&sys.a)
+		if err != nil {
+			return nil, err
+		}
+		s := h.stats()
+		f.Levels, f.OperatorComplexity = len(s.Rows), s.OperatorComplexity
+		prec = h
+		if maxIter == 0 {
+			maxIter = 1000
+		}
+	}
+	f.SetupTime = time.Since(t0)
+	progress("setup", 1)
+
+	t0 = time.Now()
+	x := make([]float64, len(order))
+	progress("solve", 0)
+	res := pcg(&sys.a, sys.b, x, prec, tol, maxIter, func(r float64) {
+		progress("solve", min(1, math.Log(r)/math.Log(tol)))
+	})
+	f.Iterations, f.Residual, f.SolveTime = res.iterations, res.residual, time.Since(t0)
+	if !res.converged {
+		return nil, fmt.Errorf("laplace: CG stopped after %d iterations at relative residual %.3g, above the tolerance %.3g", res.iterations, res.residual, tol)
+	}
+	progress("solve", 1)
+
+	f.Epsilon = make([]float64, nv)
+	for v, t := range m.Tags {
+		if t == tetmesh.Core {
+			f.Epsilon[v] = 1
+		}
+	}
+	for r, v := range order {
+		f.Epsilon[v] = x[r]
+	}
+	t0 = time.Now()
+	progress("gradient", 0)
+	f.Gradient = vertexGradients(m.Positions, m.Tets, f.Epsilon)
+	f.GradientTime = time.Since(t0)
+	progress("gradient", 1)
+	return f, nil
+}
+
+// freeOrder numbers the Interior vertices along a Hilbert curve: order[r]
+// is the vertex of unknown r, unknown[v] the unknown of vertex v or −1.
+func freeOrder(m *tetmesh.Mesh) (order, unknown []int32) {
+	all := hilbertOrder(m.Positions)
+	unknown = make([]int32, len(all))
+	order = all[:0]
+	for _, v := range all {
+		if m.Tags[v] == tetmesh.Interior {
+			order = append(order, v)
+		}
+	}
+	for v := range unknown {
+		unknown[v] = -1
+	}
+	for r, v := range order {
+		unknown[v] = int32(r)
+	}
+	return order, unknown
+}
+
+// isolated checks that every unknown is linked through shared tets to a
+// Dirichlet vertex; without that the reduced matrix is singular. It
+// returns the mesh vertex of an unknown that is not.
+func isolated(sys *system) (int32, bool) {
+	n := sys.a.rows
+	seen := make([]bool, n)
+	queue := make([]int32, 0, n)
+	for r, t := range sys.touches {
+		if t {
+			seen[r] = true
+			queue = append(queue, int32(r))
+		}
+	}
+	for k := 0; k < len(queue); k++ {
+		cols, _ := sys.a.row(int(queue[k]))
+		for _, j := range cols {
+			if !seen[j] {
+				seen[j] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	for r, s := range seen {
+		if !s {
+			return sys.order[r], false
+		}
+	}
+	return 0, true
+}

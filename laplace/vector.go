@@ -1,0 +1,22 @@
+package laplace
+
+// dotRange returns Σ x[i]·y[i] over [lo, hi).
+func dotRange(x, y []float64, lo, hi int) float64 {
+	x, y = x[lo:hi], y[lo:hi]
+	y = y[:len(x)]
+	var s float64
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
+
+// dot returns x·y summed in fixed chunk order.
+func dot(x, y, partial []float64) float64 {
+	return sumChunks(len(x), partial, func(lo, hi int) float64 { return dotRange(x, y, lo, hi) })
+}
+
+// copyVec sets dst = src in parallel.
+func copyVec(dst, src []float64) {
+	forChunks(len(src), rowChunk, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+}

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -23,11 +24,18 @@ type WriteOptions struct {
 // temporary file in the same directory renamed into place, so path never
 // holds a partial file. It refuses a p that fails Validate. The bytes
 // depend only on p and opt: identical input gives an identical file.
-func WritePFM(path string, p *PFM, opt WriteOptions) (err error) {
+func WritePFM(path string, p *PFM, opt WriteOptions) error {
 	enc, err := pfmEncode(p, opt)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	return pfmWriteAtomic(path, enc.writeTo)
+}
+
+// pfmWriteAtomic creates path with the bytes write produces, through a
+// temporary file in the same directory that is synced and renamed into
+// place: path holds either its old contents or all the new ones.
+func pfmWriteAtomic(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -39,7 +47,11 @@ func WritePFM(path string, p *PFM, opt WriteOptions) (err error) {
 			err = fmt.Errorf("write %s: %w", path, err)
 		}
 	}()
-	if err = enc.writeTo(f); err != nil {
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err = write(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
 		return err
 	}
 	if err = f.Chmod(0o644); err != nil {

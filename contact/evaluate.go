@@ -88,15 +88,15 @@ type Evaluator struct {
 	p, q      *Body
 	X_WP      Pose
 	X_PQ      Pose
-	frame     bvh.Frame
 	eP, eQ    float64
-	exact     bool
 	dropped   int
 	cands     int
 	poly, tmp polygon
+	qc        qCache
 
-	visitCC, visitCR func(a, b int32) bool
-	visitH           func(a int32) bool
+	visitCC, visitCR     func(a, b int32) bool
+	overlapCC, overlapCR func(i, j int32) bool
+	visitH               func(a int32) bool
 }
 
 // NewEvaluator returns an Evaluator with the given options.
@@ -110,6 +110,7 @@ func NewEvaluator(opts Options) *Evaluator {
 	e := &Evaluator{opts: opts, cosMax: math.Cos(opts.MaxNormalAngle)}
 	// Method values are made once so passing them does not allocate.
 	e.visitCC, e.visitCR, e.visitH = e.pairCompliant, e.pairRigid, e.tetHalfSpace
+	e.overlapCC, e.overlapCR = e.overlapCompliant, e.overlapRigid
 	return e
 }
 
@@ -125,16 +126,14 @@ func (e *Evaluator) Evaluate(a, b *Body, c Config) (*Result, error) {
 	if a == nil || b == nil {
 		return nil, errors.New("contact: nil body")
 	}
-	if err := checkConfig(&c); err != nil {
+	if err := checkConfig(c); err != nil {
 		return nil, err
 	}
-	for _, x := range []struct {
-		name string
-		b    *Body
-	}{{"A", a}, {"B", b}} {
-		if err := x.b.Material.check(x.b.kind); err != nil {
-			return nil, fmt.Errorf("contact: body %s: %w", x.name, err)
-		}
+	if err := a.Material.check(a.kind); err != nil {
+		return nil, fmt.Errorf("contact: body A: %w", err)
+	}
+	if err := b.Material.check(b.kind); err != nil {
+		return nil, fmt.Errorf("contact: body B: %w", err)
 	}
 	swap := false
 	switch {
@@ -150,18 +149,17 @@ func (e *Evaluator) Evaluate(a, b *Body, c Config) (*Result, error) {
 	e.X_WP = c.X_WA
 	e.X_PQ = c.X_WA.Inverse()
 	e.X_PQ = e.X_PQ.Mul(c.X_WB)
-	e.frame = bvh.NewFrame(e.X_PQ.R, e.X_PQ.P)
 	e.eP, e.eQ = a.Material.Modulus, b.Material.Modulus
-	e.exact = a.leafExact && b.leafExact
 	e.dropped, e.cands = 0, 0
+	e.qc.reset(b)
 	e.surf.reset()
 	e.p0 = e.p0[:0]
 
 	switch b.kind {
 	case Compliant:
-		a.tree.Pairs(b.tree, &e.frame, &e.stack, e.visitCC)
+		a.tree.Pairs(b.tree, &e.stack, e.overlapCC, e.visitCC)
 	case Rigid:
-		a.tree.Pairs(b.tree, &e.frame, &e.stack, e.visitCR)
+		a.tree.Pairs(b.tree, &e.stack, e.overlapCR, e.visitCR)
 	case HalfSpace:
 		n := geom.Vec{e.X_PQ.R[2], e.X_PQ.R[5], e.X_PQ.R[8]}
 		a.tree.PlaneItems(n, -geom.Dot(n, e.X_PQ.P), &e.stack, e.visitH)
@@ -179,38 +177,41 @@ func (e *Evaluator) Evaluate(a, b *Body, c Config) (*Result, error) {
 
 // checkConfig rejects poses that are not finite rigid transforms and
 // velocities that are not finite.
-func checkConfig(c *Config) error {
-	for _, x := range []struct {
-		name string
-		p    *Pose
-	}{{"X_WA", &c.X_WA}, {"X_WB", &c.X_WB}} {
-		r := &x.p.R
-		if !finite(r[:]) || !finite(x.p.P[:]) {
-			return fmt.Errorf("contact: pose %s is not finite", x.name)
-		}
-		// RᵀR = I and det R = +1, to round-off.
-		for i := range 3 {
-			for j := range 3 {
-				d := r[i]*r[j] + r[3+i]*r[3+j] + r[6+i]*r[6+j]
-				if i == j {
-					d--
-				}
-				if math.Abs(d) > 1e-9 {
-					return fmt.Errorf("contact: pose %s: rotation is not orthonormal (RᵀR − I has entry %.3g)", x.name, d)
-				}
+func checkConfig(c Config) error {
+	if err := checkPose("X_WA", c.X_WA); err != nil {
+		return err
+	}
+	if err := checkPose("X_WB", c.X_WB); err != nil {
+		return err
+	}
+	if !finite(c.V_WA.W[:]) || !finite(c.V_WA.V[:]) {
+		return errors.New("contact: velocity V_WA is not finite")
+	}
+	if !finite(c.V_WB.W[:]) || !finite(c.V_WB.V[:]) {
+		return errors.New("contact: velocity V_WB is not finite")
+	}
+	return nil
+}
+
+func checkPose(name string, p Pose) error {
+	r := &p.R
+	if !finite(r[:]) || !finite(p.P[:]) {
+		return fmt.Errorf("contact: pose %s is not finite", name)
+	}
+	// RᵀR = I and det R = +1, to round-off.
+	for i := range 3 {
+		for j := range 3 {
+			d := r[i]*r[j] + r[3+i]*r[3+j] + r[6+i]*r[6+j]
+			if i == j {
+				d--
+			}
+			if math.Abs(d) > 1e-9 {
+				return fmt.Errorf("contact: pose %s: rotation is not orthonormal (RᵀR − I has entry %.3g)", name, d)
 			}
 		}
-		if det := geom.Dot(geom.Vec{r[0], r[1], r[2]}, geom.Cross(geom.Vec{r[3], r[4], r[5]}, geom.Vec{r[6], r[7], r[8]})); det < 0 {
-			return fmt.Errorf("contact: pose %s: rotation is a reflection (det = %.3g)", x.name, det)
-		}
 	}
-	for _, x := range []struct {
-		name string
-		v    *SpatialVelocity
-	}{{"V_WA", &c.V_WA}, {"V_WB", &c.V_WB}} {
-		if !finite(x.v.W[:]) || !finite(x.v.V[:]) {
-			return fmt.Errorf("contact: velocity %s is not finite", x.name)
-		}
+	if det := geom.Dot(geom.Vec{r[0], r[1], r[2]}, geom.Cross(geom.Vec{r[3], r[4], r[5]}, geom.Vec{r[6], r[7], r[8]})); det < 0 {
+		return fmt.Errorf("contact: pose %s: rotation is a reflection (det = %.3g)", name, det)
 	}
 	return nil
 }

@@ -9,6 +9,126 @@ import (
 // The narrow phase works in the frame of P, the compliant body, with the
 // other body Q placed by X_PQ; emit maps each polygon to world.
 
+// qCache holds parts of Q mapped into P's frame, each computed on first
+// use in an evaluation (marked by the evaluation's stamp), so that no part
+// of Q is mapped twice and none that the broad phase skips is mapped at
+// all.
+type qCache struct {
+	stamp  uint32
+	eStamp []uint32
+	nStamp []uint32
+	// Per element (qElemSize values): its 3 or 4 mapped vertices (12), their
+	// box (6), and for tets the pressure E_Q·∇g and E_Q·c in P (4).
+	elem []float64
+	// Per tree node: a box in P containing the node's box (6).
+	node []float64
+}
+
+// Offsets into a cached element.
+const (
+	qVerts    = 0
+	qBox      = 12
+	qField    = 18
+	qElemSize = 22
+)
+
+// reset starts an evaluation against body q.
+func (c *qCache) reset(q *Body) {
+	ne, nn := q.NumElements(), 0
+	if q.tree != nil {
+		nn = q.tree.NumNodes()
+	}
+	if len(c.eStamp) < ne || len(c.nStamp) < nn {
+		c.eStamp, c.elem = make([]uint32, ne), make([]float64, qElemSize*ne)
+		c.nStamp, c.node = make([]uint32, nn), make([]float64, 6*nn)
+		c.stamp = 0
+	}
+	c.stamp++
+	if c.stamp == 0 { // wrapped: clear so no stale stamp matches
+		clear(c.eStamp)
+		clear(c.nStamp)
+		c.stamp = 1
+	}
+}
+
+// qElem returns the cached values of element t of Q (see qCache),
+// computing them on first use.
+func (e *Evaluator) qElem(t int32) []float64 {
+	c := &e.qc
+	f := c.elem[qElemSize*t : qElemSize*t+qElemSize]
+	if c.eStamp[t] == c.stamp {
+		return f
+	}
+	c.eStamp[t] = c.stamp
+	Q := e.q
+	per := 3
+	if Q.kind == Compliant {
+		per = 4
+	}
+	box := f[qBox : qBox+6]
+	for k, v := range Q.elems[per*int(t) : per*int(t)+per] {
+		x := e.X_PQ.Apply(geom.At(Q.pos, v))
+		copy(f[qVerts+3*k:], x[:])
+		for i := range 3 {
+			if k == 0 || x[i] < box[i] {
+				box[i] = x[i]
+			}
+			if k == 0 || x[i] > box[3+i] {
+				box[3+i] = x[i]
+			}
+		}
+	}
+	if Q.kind == Compliant {
+		fq, X := Q.field[4*t:4*t+4], &e.X_PQ
+		g := X.Rotate(geom.Vec{e.eQ * fq[0], e.eQ * fq[1], e.eQ * fq[2]})
+		f[qField], f[qField+1], f[qField+2], f[qField+3] = g[0], g[1], g[2], e.eQ*fq[3]-geom.Dot(g, X.P)
+	}
+	return f
+}
+
+// qNode returns a box in P containing node j of Q's tree: the box around
+// its rotated box, widened by a few ulps for round-off.
+func (e *Evaluator) qNode(j int32) []float64 {
+	c := &e.qc
+	out := c.node[6*j : 6*j+6]
+	if c.nStamp[j] == c.stamp {
+		return out
+	}
+	c.nStamp[j] = c.stamp
+	b := e.q.tree.Bounds[6*j : 6*j+6]
+	R := &e.X_PQ.R
+	for i := range 3 {
+		var cen, ext, mag float64
+		for k := range 3 {
+			cm, h := 0.5*(b[k]+b[3+k]), 0.5*(b[3+k]-b[k])
+			cen += R[3*i+k] * cm
+			ext += math.Abs(R[3*i+k]) * h
+			mag += math.Abs(R[3*i+k] * cm)
+		}
+		cen += e.X_PQ.P[i]
+		ext += (mag + math.Abs(e.X_PQ.P[i]) + ext) * 0x1p-50
+		out[i], out[3+i] = cen-ext, cen+ext
+	}
+	return out
+}
+
+// overlapCompliant is the broad-phase node test for two compliant bodies: boxes
+// that meet and pressure ranges that meet.
+func (e *Evaluator) overlapCompliant(i, j int32) bool {
+	return e.rangesMeet(e.p.gNode[2*i:2*i+2], e.q.gNode[2*j:2*j+2]) &&
+		boxesMeet(e.p.tree.Bounds[6*i:6*i+6], e.qNode(j))
+}
+
+// overlapRigid is the broad-phase node test against a rigid body.
+func (e *Evaluator) overlapRigid(i, j int32) bool {
+	return boxesMeet(e.p.tree.Bounds[6*i:6*i+6], e.qNode(j))
+}
+
+// boxesMeet reports whether boxes a and b (min xyz, max xyz) meet.
+func boxesMeet(a, b []float64) bool {
+	return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5]
+}
+
 // tetP loads tet t of P.
 func (e *Evaluator) tetP(t int32, v *[4]geom.Vec) {
 	el, pos := e.p.elems[4*t:4*t+4], e.p.pos
@@ -29,24 +149,31 @@ func straddles(s *[4]float64) bool {
 	return pos > 0 && pos < 4
 }
 
+// rangesMeet reports whether pressure ranges E_P·[gp] and E_Q·[gq] meet:
+// only then can the two regions hold a point of equal pressure.
+func (e *Evaluator) rangesMeet(gp, gq []float64) bool {
+	return e.eP*gp[1] >= e.eQ*gq[0] && e.eQ*gq[1] >= e.eP*gp[0]
+}
+
 // pairCompliant handles tet a of P against tet b of Q, both compliant:
 // the equal-pressure plane sliced by a and clipped by b.
 func (e *Evaluator) pairCompliant(a, b int32) bool {
 	P, Q := e.p, e.q
-	if !e.exact && !e.frame.BoxesOverlap(P.boxes[6*a:6*a+6], Q.boxes[6*b:6*b+6]) {
+	if !e.rangesMeet(P.gRange[2*a:2*a+2], Q.gRange[2*b:2*b+2]) {
+		return true
+	}
+	qe := e.qElem(b)
+	if !boxesMeet(P.boxes[6*a:6*a+6], qe[qBox:qBox+6]) {
 		return true
 	}
 	e.cands++
-	X := &e.X_PQ
 	var vq [4]geom.Vec
-	el := Q.elems[4*b : 4*b+4]
 	for k := range 4 {
-		vq[k] = X.Apply(geom.At(Q.pos, el[k]))
+		vq[k] = geom.Vec{qe[qVerts+3*k], qe[qVerts+3*k+1], qe[qVerts+3*k+2]}
 	}
-	fp, fq := P.field[4*a:4*a+4], Q.field[4*b:4*b+4]
+	fp := P.field[4*a : 4*a+4]
 	gp := geom.Vec{e.eP * fp[0], e.eP * fp[1], e.eP * fp[2]}
-	gq := X.Rotate(geom.Vec{e.eQ * fq[0], e.eQ * fq[1], e.eQ * fq[2]})
-	cq := e.eQ*fq[3] - geom.Dot(gq, X.P)
+	gq, cq := geom.Vec{qe[qField], qe[qField+1], qe[qField+2]}, qe[qField+3]
 	// p_P − p_Q = n·x + d: positive on P's deep side.
 	n := geom.Sub(gp, gq)
 	d := e.eP*fp[3] - cq
@@ -87,16 +214,15 @@ func (e *Evaluator) pairCompliant(a, b int32) bool {
 // pairRigid handles tet a of P against triangle b of the rigid Q: the
 // triangle clipped by the tet.
 func (e *Evaluator) pairRigid(a, b int32) bool {
-	P, Q := e.p, e.q
-	if !e.exact && !e.frame.BoxesOverlap(P.boxes[6*a:6*a+6], Q.boxes[6*b:6*b+6]) {
+	P := e.p
+	qe := e.qElem(b)
+	if !boxesMeet(P.boxes[6*a:6*a+6], qe[qBox:qBox+6]) {
 		return true
 	}
 	e.cands++
-	X := &e.X_PQ
 	poly := &e.poly
-	el := Q.elems[3*b : 3*b+3]
 	for k := range 3 {
-		poly.v[k] = X.Apply(geom.At(Q.pos, el[k]))
+		poly.v[k] = geom.Vec{qe[qVerts+3*k], qe[qVerts+3*k+1], qe[qVerts+3*k+2]}
 	}
 	poly.n = 3
 	n := geom.Cross(geom.Sub(poly.v[1], poly.v[0]), geom.Sub(poly.v[2], poly.v[0]))

@@ -75,7 +75,7 @@ func (e *Evaluator) integrate(c *Config, m combined) {
 		a := s.Areas[i]
 		area += a
 		nArea = geom.Add(nArea, geom.Scale(a, n))
-		xc := s.vertex(cen)
+		xc, pc := s.vertex(cen), e.p0[cen]
 		var f, tq, xa geom.Vec
 		var pa float64
 		for j := first; j < cen; j++ {
@@ -83,11 +83,31 @@ func (e *Evaluator) integrate(c *Config, m combined) {
 			if next == cen {
 				next = first
 			}
-			tri := [3]int32{cen, j, next}
 			x := [3]geom.Vec{xc, s.vertex(j), s.vertex(next)}
 			ta := 0.5 * geom.Dot(n, geom.Cross(geom.Sub(x[1], x[0]), geom.Sub(x[2], x[0])))
-			xa = geom.Add(xa, geom.Scale(ta/3, geom.Add(geom.Add(x[0], x[1]), x[2])))
-			e.integrateTriangle(&k, m, x, tri, n, ta, &f, &tq, &pa)
+			sx := geom.Add(geom.Add(x[0], x[1]), x[2])
+			xa = geom.Add(xa, geom.Scale(ta/3, sx))
+			p := [3]float64{pc, e.p0[j], e.p0[next]}
+			if k.moving {
+				e.integrateTriangle(&k, m, &x, &p, n, ta, &f, &tq, &pa)
+				continue
+			}
+			// Static: the traction is p0·n̂ with p0 linear, so ∫p0 and
+			// ∫p0·x have closed forms, equal to what the rules give.
+			sp := p[0] + p[1] + p[2]
+			pa += ta * sp / 3
+			if e.opts.Quadrature == Centroid {
+				f = geom.Add(f, geom.Scale(ta*sp/9, sx)) // f holds ∫p0·x here
+				continue
+			}
+			// ∫ p·x over a triangle = A/12·(Σ pᵢxᵢ + (Σ pᵢ)(Σ xᵢ)).
+			for i := range 3 {
+				f = geom.Add(f, geom.Scale(ta*p[i]/12, x[i]))
+			}
+			f = geom.Add(f, geom.Scale(ta*sp/12, sx))
+		}
+		if !k.moving {
+			f, tq = geom.Scale(pa, n), geom.Cross(f, n)
 		}
 		force, torque = geom.Add(force, f), geom.Add(torque, tq)
 		xArea = geom.Add(xArea, xa)
@@ -110,33 +130,26 @@ func (e *Evaluator) integrate(c *Config, m combined) {
 }
 
 // integrateTriangle adds to f, tq and pa the force, moment about the world
-// origin and ∫p dA of fan triangle x (vertex indices tri into the surface)
-// of area ta, by the selected rule. The static pressure is linear, so its
-// value at a quadrature point is the same combination of vertex values.
-func (e *Evaluator) integrateTriangle(k *kinematics, m combined, x [3]geom.Vec, tri [3]int32, n geom.Vec, ta float64, f, tq *geom.Vec, pa *float64) {
-	var p0 [3]float64
-	for i, j := range tri {
-		p0[i] = e.p0[j]
-	}
-	point := func(w0, w1, w2, weight float64) {
-		xq := geom.Add(geom.Add(geom.Scale(w0, x[0]), geom.Scale(w1, x[1])), geom.Scale(w2, x[2]))
-		pq := w0*p0[0] + w1*p0[1] + w2*p0[2]
-		var t geom.Vec
-		if k.moving {
-			t, pq = e.traction(k, m, xq, n, pq)
-		} else {
-			t = geom.Scale(pq, n)
-		}
-		*f = geom.Add(*f, geom.Scale(weight, t))
-		*tq = geom.Add(*tq, geom.Scale(weight, geom.Cross(xq, t)))
-		*pa += weight * pq
-	}
+// origin and ∫p dA of fan triangle x of area ta with static pressures p0
+// at its vertices, by the selected rule. The static pressure is linear, so
+// its value at a quadrature point is the same combination of vertex values.
+func (e *Evaluator) integrateTriangle(k *kinematics, m combined, x *[3]geom.Vec, p0 *[3]float64, n geom.Vec, ta float64, f, tq *geom.Vec, pa *float64) {
 	if e.opts.Quadrature == Centroid {
-		point(1.0/3, 1.0/3, 1.0/3, ta)
+		e.quadraturePoint(k, m, x, p0, n, [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}, ta, f, tq, pa)
 		return
 	}
 	w := ta / 3
-	point(qMajor, qMinor, qMinor, w)
-	point(qMinor, qMajor, qMinor, w)
-	point(qMinor, qMinor, qMajor, w)
+	e.quadraturePoint(k, m, x, p0, n, [3]float64{qMajor, qMinor, qMinor}, w, f, tq, pa)
+	e.quadraturePoint(k, m, x, p0, n, [3]float64{qMinor, qMajor, qMinor}, w, f, tq, pa)
+	e.quadraturePoint(k, m, x, p0, n, [3]float64{qMinor, qMinor, qMajor}, w, f, tq, pa)
+}
+
+// quadraturePoint adds the contribution of the point with barycentric
+// coordinates b in triangle x, with the given weight.
+func (e *Evaluator) quadraturePoint(k *kinematics, m combined, x *[3]geom.Vec, p0 *[3]float64, n geom.Vec, b [3]float64, weight float64, f, tq *geom.Vec, pa *float64) {
+	xq := geom.Add(geom.Add(geom.Scale(b[0], x[0]), geom.Scale(b[1], x[1])), geom.Scale(b[2], x[2]))
+	t, p := e.traction(k, m, xq, n, b[0]*p0[0]+b[1]*p0[1]+b[2]*p0[2])
+	*f = geom.Add(*f, geom.Scale(weight, t))
+	*tq = geom.Add(*tq, geom.Scale(weight, geom.Cross(xq, t)))
+	*pa += weight * p
 }

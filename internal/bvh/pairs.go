@@ -68,12 +68,16 @@ type PairScratch struct {
 	stack []int32
 }
 
-// Pairs calls visit(a, b) for every item a of t and item b of u whose leaf
-// boxes overlap by f.BoxesOverlap, with u's frame placed in t's frame by f,
-// until visit returns false. The traversal is simultaneous and depth first
-// (the node with the larger box is split first), so the visiting order is
-// fixed by the trees and f alone. Neither tree is modified or rebuilt.
-func (t *Tree) Pairs(u *Tree, f *Frame, s *PairScratch, visit func(a, b int32) bool) {
+// Pairs calls visit(a, b) for every item a of t and item b of u in leaves
+// i of t and j of u for which overlap(i, j) holds, until visit returns
+// false. overlap is asked about node pairs from the roots down and must
+// hold for a node pair whenever it holds for any pair of their
+// descendants (a box test with boxes that contain their children's, such
+// as Frame.BoxesOverlap, does). The traversal is simultaneous and depth
+// first (the node with the larger box is split first), so the visiting
+// order is fixed by the trees and overlap alone. Neither tree is modified
+// or rebuilt.
+func (t *Tree) Pairs(u *Tree, s *PairScratch, overlap func(i, j int32) bool, visit func(a, b int32) bool) {
 	if len(t.Nodes) == 0 || len(u.Nodes) == 0 {
 		return
 	}
@@ -82,7 +86,7 @@ func (t *Tree) Pairs(u *Tree, f *Frame, s *PairScratch, visit func(a, b int32) b
 	for len(st) > 0 {
 		i, j := st[len(st)-2], st[len(st)-1]
 		st = st[:len(st)-2]
-		if !f.BoxesOverlap(t.Bounds[6*i:6*i+6], u.Bounds[6*j:6*j+6]) {
+		if !overlap(i, j) {
 			continue
 		}
 		fi, ci := t.Nodes[2*i], t.Nodes[2*i+1]

@@ -81,7 +81,7 @@ func TestPairsMatchesBruteForce(t *testing.T) {
 			f := NewFrame(randomRotation(r), [3]float64{0.2 * r.Float64(), 0.1, -0.1})
 			var s PairScratch
 			got := map[[2]int32]int{}
-			ta.Pairs(tb, &f, &s, func(a, b int32) bool {
+			ta.Pairs(tb, &s, func(i, j int32) bool { return f.BoxesOverlap(ta.Bounds[6*i:6*i+6], tb.Bounds[6*j:6*j+6]) }, func(a, b int32) bool {
 				got[[2]int32{a, b}]++
 				return true
 			})
@@ -114,11 +114,11 @@ func TestPairsStopsAndEmpty(t *testing.T) {
 	f := NewFrame([9]float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, [3]float64{})
 	var s PairScratch
 	n := 0
-	ta.Pairs(ta, &f, &s, func(a, b int32) bool { n++; return n < 5 })
+	ta.Pairs(ta, &s, func(i, j int32) bool { return f.BoxesOverlap(ta.Bounds[6*i:6*i+6], ta.Bounds[6*j:6*j+6]) }, func(a, b int32) bool { n++; return n < 5 })
 	if n != 5 {
 		t.Fatalf("visit called %d times after returning false at 5", n)
 	}
-	Build(nil, 1).Pairs(ta, &f, &s, func(a, b int32) bool { t.Fatal("empty tree visited"); return false })
+	Build(nil, 1).Pairs(ta, &s, func(i, j int32) bool { return true }, func(a, b int32) bool { t.Fatal("empty tree visited"); return false })
 }
 
 func TestPlaneItemsMatchesBruteForce(t *testing.T) {

@@ -133,7 +133,10 @@ func Diagnose(s *Surface) *Report {
 
 	tp := newTopology(tris, nv)
 	r.Edges, r.BoundaryEdges, r.NonManifoldEdges, r.InconsistentEdges = tp.edges, tp.boundaryEdges, tp.nonManifoldEdges, tp.inconsistentEdges
-	r.BoundaryLoops = tp.boundaryLoops()
+	r.BoundaryLoops = []int{}
+	for _, loop := range tp.boundaryLoops() {
+		r.BoundaryLoops = append(r.BoundaryLoops, len(loop))
+	}
 	r.NonManifoldVertices = tp.nonManifoldVertices()
 	_, nc := tp.components()
 	r.Components = nc

@@ -79,10 +79,9 @@ func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	switch {
-	case strings.HasSuffix(noun, "x"):
-		noun = strings.TrimSuffix(noun, "x") + "ces"
-	default:
+	if v, ok := strings.CutSuffix(noun, "vertex"); ok {
+		noun = v + "vertices"
+	} else {
 		noun += "s"
 	}
 	return fmt.Sprintf("%d %s", n, noun)

@@ -204,56 +204,65 @@ func (u unionFind) labels(keep func(i int) bool) ([]int32, int) {
 	return lab, int(n)
 }
 
-// boundaryLoops follows the boundary edges, each in the direction its
-// triangle runs along it, into loops and returns their lengths in order
-// of their first edge. Where several boundary edges leave one vertex (a
-// non-manifold boundary), the lowest-numbered unvisited one continues.
-func (tp *topology) boundaryLoops() []int {
-	loops := []int{}
-	var half []int32 // boundary half-edges as 3t+e
+// boundaryLoops gathers the boundary edges into loops and returns each as
+// its edges (codes 3t+e: edge e of triangle t) in the order walked, loops
+// in order of their lowest edge code. The walk ignores direction, so the
+// boundary of a non-orientable or inconsistently oriented patch is still
+// one loop; where more than two boundary edges meet at a vertex, the
+// lowest unvisited one continues the loop.
+func (tp *topology) boundaryLoops() [][]int32 {
+	var half []int32 // boundary edges as 3t+e
 	for i, n := range tp.nbr {
 		if n == edgeBoundary {
 			half = append(half, int32(i))
 		}
 	}
-	if len(half) == 0 {
-		return loops
-	}
-	from := func(h int32) int32 { return tp.tris[h] }
-	to := func(h int32) int32 { return tp.tris[h-h%3+(h%3+1)%3] }
-	off := make([]int32, tp.nv+1) // half-edges by start vertex, as indices into half
+	ends := func(h int32) (int32, int32) { return tp.tris[h], tp.tris[h-h%3+(h%3+1)%3] }
+	off := make([]int32, tp.nv+1) // boundary edges at each vertex, as indices into half
 	for _, h := range half {
-		off[from(h)+1]++
+		a, b := ends(h)
+		off[a+1]++
+		off[b+1]++
 	}
 	for v := range tp.nv {
 		off[v+1] += off[v]
 	}
-	out := make([]int32, len(half))
+	at := make([]int32, 2*len(half))
 	fill := append([]int32(nil), off[:tp.nv]...)
 	for i, h := range half {
-		out[fill[from(h)]] = int32(i)
-		fill[from(h)]++
+		a, b := ends(h)
+		at[fill[a]], at[fill[b]] = int32(i), int32(i)
+		fill[a]++
+		fill[b]++
 	}
 	visited := make([]bool, len(half))
+	var loops [][]int32
 	for start := range half {
 		if visited[start] {
 			continue
 		}
-		n := 0
+		var loop []int32
+		_, v := ends(half[start])
 		for cur := int32(start); cur >= 0; {
 			visited[cur] = true
-			n++
+			loop = append(loop, half[cur])
 			next := int32(-1)
-			v := to(half[cur])
-			for _, i := range out[off[v]:off[v+1]] {
+			for _, i := range at[off[v]:off[v+1]] {
 				if !visited[i] {
 					next = i
 					break
 				}
 			}
+			if next >= 0 {
+				if a, b := ends(half[next]); a == v {
+					v = b
+				} else {
+					v = a
+				}
+			}
 			cur = next
 		}
-		loops = append(loops, n)
+		loops = append(loops, loop)
 	}
 	return loops
 }

@@ -92,7 +92,9 @@ type Evaluator struct {
 	dropped   int
 	cands     int
 	poly, tmp polygon
-	qc        qCache
+	// Caches of parts of Q (elements, tree nodes) mapped into P, and of
+	// P's tet face planes.
+	qElems, qNodes, pTets slotCache
 
 	visitCC, visitCR     func(a, b int32) bool
 	overlapCC, overlapCR func(i, j int32) bool
@@ -151,7 +153,11 @@ func (e *Evaluator) Evaluate(a, b *Body, c Config) (*Result, error) {
 	e.X_PQ = e.X_PQ.Mul(c.X_WB)
 	e.eP, e.eQ = a.Material.Modulus, b.Material.Modulus
 	e.dropped, e.cands = 0, 0
-	e.qc.reset(b)
+	e.qElems.reset(b.NumElements(), qElemSize)
+	if b.tree != nil {
+		e.qNodes.reset(b.tree.NumNodes(), 6)
+	}
+	e.pTets.reset(a.NumElements(), 16)
 	e.surf.reset()
 	e.p0 = e.p0[:0]
 

@@ -9,111 +9,8 @@ import (
 // The narrow phase works in the frame of P, the compliant body, with the
 // other body Q placed by X_PQ; emit maps each polygon to world.
 
-// qCache holds parts of Q mapped into P's frame, each computed on first
-// use in an evaluation (marked by the evaluation's stamp), so that no part
-// of Q is mapped twice and none that the broad phase skips is mapped at
-// all.
-type qCache struct {
-	stamp  uint32
-	eStamp []uint32
-	nStamp []uint32
-	// Per element (qElemSize values): its 3 or 4 mapped vertices (12), their
-	// box (6), and for tets the pressure E_Q·∇g and E_Q·c in P (4).
-	elem []float64
-	// Per tree node: a box in P containing the node's box (6).
-	node []float64
-}
-
-// Offsets into a cached element.
-const (
-	qVerts    = 0
-	qBox      = 12
-	qField    = 18
-	qElemSize = 22
-)
-
-// reset starts an evaluation against body q.
-func (c *qCache) reset(q *Body) {
-	ne, nn := q.NumElements(), 0
-	if q.tree != nil {
-		nn = q.tree.NumNodes()
-	}
-	if len(c.eStamp) < ne || len(c.nStamp) < nn {
-		c.eStamp, c.elem = make([]uint32, ne), make([]float64, qElemSize*ne)
-		c.nStamp, c.node = make([]uint32, nn), make([]float64, 6*nn)
-		c.stamp = 0
-	}
-	c.stamp++
-	if c.stamp == 0 { // wrapped: clear so no stale stamp matches
-		clear(c.eStamp)
-		clear(c.nStamp)
-		c.stamp = 1
-	}
-}
-
-// qElem returns the cached values of element t of Q (see qCache),
-// computing them on first use.
-func (e *Evaluator) qElem(t int32) []float64 {
-	c := &e.qc
-	f := c.elem[qElemSize*t : qElemSize*t+qElemSize]
-	if c.eStamp[t] == c.stamp {
-		return f
-	}
-	c.eStamp[t] = c.stamp
-	Q := e.q
-	per := 3
-	if Q.kind == Compliant {
-		per = 4
-	}
-	box := f[qBox : qBox+6]
-	for k, v := range Q.elems[per*int(t) : per*int(t)+per] {
-		x := e.X_PQ.Apply(geom.At(Q.pos, v))
-		copy(f[qVerts+3*k:], x[:])
-		for i := range 3 {
-			if k == 0 || x[i] < box[i] {
-				box[i] = x[i]
-			}
-			if k == 0 || x[i] > box[3+i] {
-				box[3+i] = x[i]
-			}
-		}
-	}
-	if Q.kind == Compliant {
-		fq, X := Q.field[4*t:4*t+4], &e.X_PQ
-		g := X.Rotate(geom.Vec{e.eQ * fq[0], e.eQ * fq[1], e.eQ * fq[2]})
-		f[qField], f[qField+1], f[qField+2], f[qField+3] = g[0], g[1], g[2], e.eQ*fq[3]-geom.Dot(g, X.P)
-	}
-	return f
-}
-
-// qNode returns a box in P containing node j of Q's tree: the box around
-// its rotated box, widened by a few ulps for round-off.
-func (e *Evaluator) qNode(j int32) []float64 {
-	c := &e.qc
-	out := c.node[6*j : 6*j+6]
-	if c.nStamp[j] == c.stamp {
-		return out
-	}
-	c.nStamp[j] = c.stamp
-	b := e.q.tree.Bounds[6*j : 6*j+6]
-	R := &e.X_PQ.R
-	for i := range 3 {
-		var cen, ext, mag float64
-		for k := range 3 {
-			cm, h := 0.5*(b[k]+b[3+k]), 0.5*(b[3+k]-b[k])
-			cen += R[3*i+k] * cm
-			ext += math.Abs(R[3*i+k]) * h
-			mag += math.Abs(R[3*i+k] * cm)
-		}
-		cen += e.X_PQ.P[i]
-		ext += (mag + math.Abs(e.X_PQ.P[i]) + ext) * 0x1p-50
-		out[i], out[3+i] = cen-ext, cen+ext
-	}
-	return out
-}
-
-// overlapCompliant is the broad-phase node test for two compliant bodies: boxes
-// that meet and pressure ranges that meet.
+// overlapCompliant is the broad-phase node test for two compliant bodies:
+// boxes that meet and pressure ranges that meet.
 func (e *Evaluator) overlapCompliant(i, j int32) bool {
 	return e.rangesMeet(e.p.gNode[2*i:2*i+2], e.q.gNode[2*j:2*j+2]) &&
 		boxesMeet(e.p.tree.Bounds[6*i:6*i+6], e.qNode(j))
@@ -206,7 +103,7 @@ func (e *Evaluator) pairCompliant(a, b int32) bool {
 		return true
 	}
 	e.poly.slice(&vp, &sp)
-	poly := clipByTet(&e.poly, &e.tmp, &vq)
+	poly := clipByPlanes(&e.poly, &e.tmp, qe[qFaces:qFaces+16])
 	e.emit(poly, geom.Scale(1/nn, n), gp, e.eP*fp[3], a, b)
 	return true
 }
@@ -239,7 +136,7 @@ func (e *Evaluator) pairRigid(a, b int32) bool {
 	if !straddles(&sp) || nn == 0 {
 		return true
 	}
-	clipped := clipByTet(poly, &e.tmp, &vp)
+	clipped := clipByPlanes(poly, &e.tmp, e.pFaces(a))
 	fp := P.field[4*a : 4*a+4]
 	e.emit(clipped, geom.Scale(1/nn, n), geom.Vec{e.eP * fp[0], e.eP * fp[1], e.eP * fp[2]}, e.eP*fp[3], a, b)
 	return true

@@ -18,6 +18,10 @@ type polygon struct {
 	v [maxPolyVerts]geom.Vec
 }
 
+// tetFaces lists, for each local vertex k, the face opposite it, with its
+// right-handed normal pointing out of a positively oriented tet.
+var tetFaces = &tetmesh.TetFaces
+
 // sliceEdges lists, for each sign case of a tet's four vertices (bit k set
 // when vertex k is strictly on the positive side), the tet edges the plane
 // crosses, in counterclockwise order seen from the positive side. It is
@@ -84,16 +88,16 @@ func (p *polygon) slice(v *[4]geom.Vec, s *[4]float64) {
 	}
 }
 
-// clip writes to out the part of p where n·(x − o) ≤ 0, keeping the
-// vertex order (Sutherland–Hodgman on one plane). It returns false, leaving
-// out untouched, when all of p is inside.
-func (p *polygon) clip(out *polygon, n, o geom.Vec) bool {
-	var d [maxPolyVerts]float64
+// clip writes to out the part of p where n·x + d ≤ 0, keeping the vertex
+// order (Sutherland–Hodgman on one plane). It returns false, leaving out
+// untouched, when all of p is inside.
+func (p *polygon) clip(out *polygon, n geom.Vec, d float64) bool {
+	var s [maxPolyVerts]float64
 	inside := 0
 	for k := range p.n {
 		x := &p.v[k]
-		d[k] = n[0]*(x[0]-o[0]) + n[1]*(x[1]-o[1]) + n[2]*(x[2]-o[2])
-		if d[k] <= 0 {
+		s[k] = n[0]*x[0] + n[1]*x[1] + n[2]*x[2] + d
+		if s[k] <= 0 {
 			inside++
 		}
 	}
@@ -109,12 +113,12 @@ func (p *polygon) clip(out *polygon, n, o geom.Vec) bool {
 		if k1 == p.n {
 			k1 = 0
 		}
-		if d[k] <= 0 {
+		if s[k] <= 0 {
 			out.v[out.n] = p.v[k]
 			out.n++
 		}
-		if (d[k] < 0 && d[k1] > 0) || (d[k] > 0 && d[k1] < 0) {
-			t := d[k] / (d[k] - d[k1])
+		if (s[k] < 0 && s[k1] > 0) || (s[k] > 0 && s[k1] < 0) {
+			t := s[k] / (s[k] - s[k1])
 			a, b := &p.v[k], &p.v[k1]
 			out.v[out.n] = geom.Vec{a[0] + t*(b[0]-a[0]), a[1] + t*(b[1]-a[1]), a[2] + t*(b[2]-a[2])}
 			out.n++
@@ -123,14 +127,13 @@ func (p *polygon) clip(out *polygon, n, o geom.Vec) bool {
 	return true
 }
 
-// clipByTet returns the part of p inside tet v (positively oriented), in p
-// or in tmp, whichever holds it last.
-func clipByTet(p, tmp *polygon, v *[4]geom.Vec) *polygon {
+// clipByPlanes returns the part of p inside the four planes (n, d) in
+// planes (inside where n·x + d ≤ 0), in p or in tmp, whichever holds it
+// last.
+func clipByPlanes(p, tmp *polygon, planes []float64) *polygon {
 	for k := 0; k < 4 && p.n > 0; k++ {
-		f := &tetmesh.TetFaces[k]
-		a := v[f[0]]
-		n := geom.Cross(geom.Sub(v[f[1]], a), geom.Sub(v[f[2]], a))
-		if p.clip(tmp, n, a) {
+		f := planes[4*k : 4*k+4]
+		if p.clip(tmp, geom.Vec{f[0], f[1], f[2]}, f[3]) {
 			p, tmp = tmp, p
 		}
 	}

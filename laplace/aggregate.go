@@ -1,10 +1,35 @@
 package laplace
 
-import "math"
+import (
+	"math"
+	"slices"
+)
+
+// strongCouplings marks the entries of A that are strong couplings: i ≠ j
+// and −a_ij ≥ θ·√(a_ii·a_jj). Positive off-diagonal entries (from obtuse
+// dihedral angles) are never strong: aggregating across them would put
+// unknowns that pull in opposite directions into one coarse unknown.
+func strongCouplings(a *csr[float64], theta float64) []bool {
+	isd := a.diagonal()
+	for i, d := range isd {
+		isd[i] = 1 / math.Sqrt(d)
+	}
+	strong := make([]bool, a.nnz())
+	forChunks(a.rows, rowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			cols, vals := a.row(i)
+			off := a.rowPtr[i]
+			for k, j := range cols {
+				strong[off+k] = int(j) != i && -vals[k]*isd[i]*isd[j] >= theta
+			}
+		}
+	})
+	return strong
+}
 
 // aggregate groups the unknowns of A into aggregates of strongly coupled
 // neighbours (Vaněk, Mandel & Brezina 1996, the greedy three-pass
-// algorithm): j is a strong neighbour of i when |a_ij| ≥ θ·√(a_ii·a_jj).
+// algorithm), strong[k] telling whether entry k of A is a strong coupling.
 //  1. every unknown whose strong neighbours are all still free starts an
 //     aggregate with them;
 //  2. each remaining unknown joins the aggregate of a strong neighbour
@@ -15,12 +40,8 @@ import "math"
 // Unknowns without strong neighbours stay unaggregated (−1); the smoother
 // alone handles them. The passes run in index order, so with a Hilbert
 // vertex order aggregates are compact and numbered along the curve.
-func aggregate(a *csr[float64], theta float64) (agg []int32, count int) {
+func aggregate(a *csr[float64], strong []bool) (agg []int32, count int) {
 	n := a.rows
-	diag := a.diagonal()
-	strong := func(i int, j int32, v float64) bool {
-		return int(j) != i && -v >= theta*math.Sqrt(diag[i]*diag[j])
-	}
 	agg = make([]int32, n)
 	for i := range agg {
 		agg[i] = -1
@@ -30,10 +51,10 @@ func aggregate(a *csr[float64], theta float64) (agg []int32, count int) {
 		if agg[i] >= 0 {
 			continue
 		}
-		cols, vals := a.row(i)
+		cols, _ := a.row(i)
 		free, any := true, false
 		for k, j := range cols {
-			if strong(i, j, vals[k]) {
+			if strong[a.rowPtr[i]+k] {
 				any = true
 				if agg[j] >= 0 {
 					free = false
@@ -48,7 +69,7 @@ func aggregate(a *csr[float64], theta float64) (agg []int32, count int) {
 		count++
 		agg[i] = c
 		for k, j := range cols {
-			if strong(i, j, vals[k]) {
+			if strong[a.rowPtr[i]+k] {
 				agg[j] = c
 			}
 		}
@@ -63,7 +84,7 @@ func aggregate(a *csr[float64], theta float64) (agg []int32, count int) {
 		cols, vals := a.row(i)
 		best, bestV := int32(-1), 0.0
 		for k, j := range cols {
-			if agg[j] >= 0 && strong(i, j, vals[k]) && math.Abs(vals[k]) > bestV {
+			if agg[j] >= 0 && strong[a.rowPtr[i]+k] && math.Abs(vals[k]) > bestV {
 				best, bestV = agg[j], math.Abs(vals[k])
 			}
 		}
@@ -81,22 +102,15 @@ func aggregate(a *csr[float64], theta float64) (agg []int32, count int) {
 		if agg[i] >= 0 {
 			continue
 		}
-		cols, vals := a.row(i)
-		any := false
-		for k, j := range cols {
-			if strong(i, j, vals[k]) {
-				any = true
-				break
-			}
-		}
-		if !any {
+		cols, _ := a.row(i)
+		if !slices.Contains(strong[a.rowPtr[i]:a.rowPtr[i+1]], true) {
 			continue
 		}
 		c := int32(count)
 		count++
 		agg[i] = c
 		for k, j := range cols {
-			if agg[j] < 0 && strong(i, j, vals[k]) {
+			if agg[j] < 0 && strong[a.rowPtr[i]+k] {
 				agg[j] = c
 			}
 		}

@@ -64,12 +64,13 @@ func newAMG[T float32 | float64](a0 *csr[float64]) (*amg[T], error) {
 			m.levels = append(m.levels, lv)
 			break
 		}
-		agg, nc := aggregate(a, theta)
+		strong := strongCouplings(a, theta)
+		agg, nc := aggregate(a, strong)
 		if nc == 0 || 10*nc > 9*n { // coarsening has stalled
 			m.levels = append(m.levels, lv)
 			break
 		}
-		p := prolongator(a, agg, nc, theta)
+		p := prolongator(a, strong, agg, nc)
 		r := p.transpose()
 		ap := spgemm(a, &p, false)
 		lo := spgemm(&r, &ap, true)
@@ -173,11 +174,7 @@ func (p *csr[T]) prolongAdd(x, snap, xc []float64) {
 // diagonal so that row sums are kept — D its diagonal, and ω = 4/(3ρ) with
 // ρ the Gershgorin bound on the spectral radius of D⁻¹A_F. Filtering keeps
 // P as sparse as the aggregates' strong neighbourhoods.
-func prolongator(a *csr[float64], agg []int32, nc int, theta float64) csr[float64] {
-	diag := a.diagonal()
-	strong := func(i int, j int32, v float64) bool {
-		return int(j) != i && -v >= theta*math.Sqrt(diag[i]*diag[j])
-	}
+func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float64] {
 	// Filtered diagonal and the Gershgorin bound, per chunk then in order.
 	fdiag := make([]float64, a.rows)
 	rhoPart := make([]float64, numChunks(a.rows))
@@ -185,31 +182,35 @@ func prolongator(a *csr[float64], agg []int32, nc int, theta float64) csr[float6
 		rho := 0.0
 		for i := lo; i < hi; i++ {
 			cols, vals := a.row(i)
-			d, off := 0.0, 0.0
+			off := a.rowPtr[i]
+			d, sum, diag := 0.0, 0.0, 0.0
 			for k, j := range cols {
 				switch {
 				case int(j) == i:
-					d += vals[k]
-				case strong(i, j, vals[k]):
-					off += math.Abs(vals[k])
+					diag = vals[k]
+				case strong[off+k]:
+					sum += math.Abs(vals[k])
 				default:
 					d += vals[k]
 				}
 			}
-			if !(d > 0) { // weak positive couplings outweigh the diagonal: do not lump
-				d = a.val[a.rowPtr[i]+slices.Index(cols, int32(i))]
+			if d += diag; !(d > 0) { // weak positive couplings outweigh the diagonal: do not lump
+				d = diag
 			}
 			fdiag[i] = d
-			rho = max(rho, (d+off)/d)
+			rho = max(rho, (d+sum)/d)
 		}
 		rhoPart[lo/rowChunk] = rho
 	})
 	omega := 4 / (3 * slices.Max(rhoPart))
+	// P's row i has a column for each aggregate among i and its strong
+	// neighbours.
+	used := func(i, k int, j int32) bool { return agg[j] >= 0 && (int(j) == i || strong[a.rowPtr[i]+k]) }
 	return buildCSR(a.rows, nc, func() *marker { return newMarker(nc) }, func(s *marker, i int) int {
 		count := 0
-		cols, vals := a.row(i)
+		cols, _ := a.row(i)
 		for k, j := range cols {
-			if g := agg[j]; g >= 0 && (int(j) == i || strong(i, j, vals[k])) && s.row[g] != int32(i) {
+			if g := agg[j]; used(i, k, j) && s.row[g] != int32(i) {
 				s.row[g] = int32(i)
 				count++
 			}
@@ -219,7 +220,7 @@ func prolongator(a *csr[float64], agg []int32, nc int, theta float64) csr[float6
 		cols, vals := a.row(i)
 		pc = pc[:0]
 		for k, j := range cols {
-			if g := agg[j]; g >= 0 && (int(j) == i || strong(i, j, vals[k])) && s.row[g] != int32(i) {
+			if g := agg[j]; used(i, k, j) && s.row[g] != int32(i) {
 				s.row[g] = int32(i)
 				pc = append(pc, g)
 			}
@@ -230,13 +231,12 @@ func prolongator(a *csr[float64], agg []int32, nc int, theta float64) csr[float6
 		}
 		scale := -omega / fdiag[i]
 		for k, j := range cols {
-			g := agg[j]
 			switch {
-			case g < 0:
+			case !used(i, k, j):
 			case int(j) == i:
-				pv[s.pos[g]] += 1 + scale*fdiag[i]
-			case strong(i, j, vals[k]):
-				pv[s.pos[g]] += scale * vals[k]
+				pv[s.pos[agg[j]]] += 1 + scale*fdiag[i]
+			default:
+				pv[s.pos[agg[j]]] += scale * vals[k]
 			}
 		}
 	})
@@ -246,19 +246,35 @@ func prolongator(a *csr[float64], agg []int32, nc int, theta float64) csr[float6
 // and diagonal), each row accumulated in a dense scratch row in the order
 // of A's entries.
 func spgemm(a, b *csr[float64], lower bool) csr[float64] {
-	type scratch struct {
-		*marker
-		acc []float64
+	type slot struct {
+		row int32 // row being built when the column was last touched
+		acc float64
 	}
-	init := func() *scratch { return &scratch{marker: newMarker(b.cols), acc: make([]float64, b.cols)} }
+	type scratch struct{ slots []slot }
+	init := func() *scratch {
+		s := &scratch{slots: make([]slot, b.cols)}
+		for j := range s.slots {
+			s.slots[j].row = -1
+		}
+		return s
+	}
+	// limit returns how much of row c of B to use: all of it, or with
+	// lower set the columns ≤ i (rows are sorted).
+	limit := func(bc []int32, i int) int {
+		if !lower {
+			return len(bc)
+		}
+		n, _ := slices.BinarySearch(bc, int32(i)+1)
+		return n
+	}
 	return buildCSR(a.rows, b.cols, init, func(s *scratch, i int) int {
 		count := 0
 		cols, _ := a.row(i)
 		for _, c := range cols {
 			bc, _ := b.row(int(c))
-			for _, j := range bc {
-				if s.row[j] != int32(i) && (!lower || int(j) <= i) {
-					s.row[j] = int32(i)
+			for _, j := range bc[:limit(bc, i)] {
+				if sl := &s.slots[j]; sl.row != int32(i) {
+					sl.row = int32(i)
 					count++
 				}
 			}
@@ -270,23 +286,21 @@ func spgemm(a, b *csr[float64], lower bool) csr[float64] {
 		for k, c := range cols {
 			v := vals[k]
 			bc, bv := b.row(int(c))
+			bc = bc[:limit(bc, i)]
 			bv = bv[:len(bc)]
 			for m, j := range bc {
-				if lower && int(j) > i {
-					continue
-				}
-				if s.row[j] != int32(i) {
-					s.row[j] = int32(i)
-					s.acc[j] = v * bv[m]
+				if sl := &s.slots[j]; sl.row != int32(i) {
+					sl.row = int32(i)
+					sl.acc = v * bv[m]
 					oc = append(oc, j)
 				} else {
-					s.acc[j] += v * bv[m]
+					sl.acc += v * bv[m]
 				}
 			}
 		}
 		sortSmall(oc)
 		for k, j := range oc {
-			ov[k] = s.acc[j]
+			ov[k] = s.slots[j].acc
 		}
 	})
 }

@@ -142,3 +142,34 @@ func TestStiffnessErrors(t *testing.T) {
 		}
 	}
 }
+
+// The exact slab field (linear in each layer) satisfies the reduced system
+// to rounding: the system is the one P1 elements define.
+func TestReducedSystemSlab(t *testing.T) {
+	m, exact := slab(4, 8, 1, 1, 0.25, 2)
+	a, b, vertex, err := ReducedSystem(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := a.Dims()
+	if n != len(b) || n != len(vertex) {
+		t.Fatalf("%d rows, %d right-hand sides, %d vertices", n, len(b), len(vertex))
+	}
+	x := make([]float64, n)
+	for r, v := range vertex {
+		if m.Tags[v] != tetmesh.Interior {
+			t.Fatalf("unknown %d is vertex %d with tag %d", r, v, m.Tags[v])
+		}
+		x[r] = exact(m.Vertex(v))
+	}
+	ax := make([]float64, n)
+	a.MulVecTo(ax, false, x)
+	var res, bn float64
+	for i := range ax {
+		res += (ax[i] - b[i]) * (ax[i] - b[i])
+		bn += b[i] * b[i]
+	}
+	if r := math.Sqrt(res / bn); r > 1e-13 {
+		t.Errorf("relative residual of the exact solution %g", r)
+	}
+}

@@ -85,19 +85,12 @@ func l2Error(m *tetmesh.Mesh, eps []float64, exact func(geom.Vec) float64) float
 // the central cube [3/8, 5/8]³ are Core.
 func jitteredCube(n int, jitter float64, seed uint64) *tetmesh.Mesh {
 	m := tetgrid.Box([3]int{n, n, n}, geom.Vec{0, 0, 0}, geom.Vec{1, 1, 1})
-	rng := rand.New(rand.NewPCG(seed, 2))
-	h := 1 / float64(n)
-	for v, tag := range m.Tags {
+	for v := range m.Tags {
 		p := m.Vertex(int32(v))
 		if p[0] >= 0.375 && p[0] <= 0.625 && p[1] >= 0.375 && p[1] <= 0.625 && p[2] >= 0.375 && p[2] <= 0.625 {
 			m.Tags[v] = tetmesh.Core
 		}
-		if tag == tetmesh.Boundary {
-			continue
-		}
-		for a := range 3 {
-			m.Positions[3*v+a] += jitter * h * (rng.Float64() - 0.5)
-		}
 	}
+	tetgrid.Jitter(m, jitter/float64(n), seed)
 	return m
 }

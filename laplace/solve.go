@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/james-bowman/sparse"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -79,40 +80,13 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 			opt.Progress(stage, done)
 		}
 	}
-	if err := checkMesh(m.Positions, m.Tets, "mesh"); err != nil {
-		return nil, err
-	}
-	nv := m.NumVertices()
-	if len(m.Tags) != nv {
-		return nil, fmt.Errorf("laplace: mesh has %d tags for %d vertices", len(m.Tags), nv)
-	}
-	var nCore, nBoundary int
-	for v, t := range m.Tags {
-		switch t {
-		case tetmesh.Core:
-			nCore++
-		case tetmesh.Boundary:
-			nBoundary++
-		case tetmesh.Interior:
-		default:
-			return nil, fmt.Errorf("laplace: vertex %d has unknown tag %d", v, t)
-		}
-	}
-	if nCore == 0 {
-		return nil, fmt.Errorf("laplace: mesh has no Core vertex, so ε = 1 is imposed nowhere and ε ≡ 0 would be meaningless")
-	}
-	if nBoundary == 0 {
-		return nil, fmt.Errorf("laplace: mesh has no Boundary vertex, so ε = 0 is imposed nowhere")
-	}
-
 	t0 := time.Now()
 	progress("assemble", 0)
-	order, unknown := freeOrder(m)
-	sys := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
-	if v, ok := isolated(&sys); !ok {
-		p := m.Vertex(v)
-		return nil, fmt.Errorf("laplace: vertex %d at (%g, %g, %g) lies in a part of the mesh with no Boundary or Core vertex, where ε is undetermined", v, p[0], p[1], p[2])
+	sys, err := reducedSystem(m)
+	if err != nil {
+		return nil, err
 	}
+	order := sys.order
 	f := &Field{Unknowns: len(order), NNZ: sys.a.nnz(), Levels: 1, AssembleTime: time.Since(t0)}
 	progress("assemble", 1)
 
@@ -159,7 +133,7 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	}
 	progress("solve", 1)
 
-	f.Epsilon = make([]float64, nv)
+	f.Epsilon = make([]float64, m.NumVertices())
 	for v, t := range m.Tags {
 		if t == tetmesh.Core {
 			f.Epsilon[v] = 1
@@ -174,6 +148,56 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	f.GradientTime = time.Since(t0)
 	progress("gradient", 1)
 	return f, nil
+}
+
+// ReducedSystem returns the linear system Solve solves: the stiffness
+// matrix restricted to the Interior vertices, numbered along a Hilbert
+// curve, and the right-hand side b = −Σ_{Core j} K_ij from the Dirichlet
+// values. vertex[r] is the mesh vertex of unknown r. It is symmetric
+// positive definite, and it is what bench/laplace hands to SciPy.
+func ReducedSystem(m *tetmesh.Mesh) (a *sparse.CSR, b []float64, vertex []int32, err error) {
+	sys, err := reducedSystem(m)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return sys.a.toSparse(), sys.b, sys.order, nil
+}
+
+// reducedSystem checks the mesh and its tags and assembles the system.
+func reducedSystem(m *tetmesh.Mesh) (system, error) {
+	if err := checkMesh(m.Positions, m.Tets, "mesh"); err != nil {
+		return system{}, err
+	}
+	nv := m.NumVertices()
+	if len(m.Tags) != nv {
+		return system{}, fmt.Errorf("laplace: mesh has %d tags for %d vertices", len(m.Tags), nv)
+	}
+	var nCore, nBoundary int
+	for v, t := range m.Tags {
+		switch t {
+		case tetmesh.Core:
+			nCore++
+		case tetmesh.Boundary:
+			nBoundary++
+		case tetmesh.Interior:
+		default:
+			return system{}, fmt.Errorf("laplace: vertex %d has unknown tag %d", v, t)
+		}
+	}
+	if nCore == 0 {
+		return system{}, fmt.Errorf("laplace: mesh has no Core vertex, so ε = 1 is imposed nowhere and ε ≡ 0 would be meaningless")
+	}
+	if nBoundary == 0 {
+		return system{}, fmt.Errorf("laplace: mesh has no Boundary vertex, so ε = 0 is imposed nowhere")
+	}
+
+	order, unknown := freeOrder(m)
+	sys := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if v, ok := isolated(&sys); !ok {
+		p := m.Vertex(v)
+		return system{}, fmt.Errorf("laplace: vertex %d at (%g, %g, %g) lies in a part of the mesh with no Boundary or Core vertex, where ε is undetermined", v, p[0], p[1], p[2])
+	}
+	return sys, nil
 }
 
 // freeOrder numbers the Interior vertices along a Hilbert curve: order[r]

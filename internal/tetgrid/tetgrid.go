@@ -17,6 +17,7 @@ package tetgrid
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -192,4 +193,21 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// Jitter moves every vertex not tagged Boundary by a uniform random offset
+// of up to ±amount/2 along each axis (deterministically, from seed), which
+// turns a Kuhn grid into a mesh with the irregular stencils of an
+// unstructured one. Keep amount below about a third of the cell size so
+// that every tet stays positively oriented.
+func Jitter(m *tetmesh.Mesh, amount float64, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x6a09e667))
+	for v, tag := range m.Tags {
+		if tag == tetmesh.Boundary {
+			continue
+		}
+		for a := range 3 {
+			m.Positions[3*v+a] += amount * (rng.Float64() - 0.5)
+		}
+	}
 }

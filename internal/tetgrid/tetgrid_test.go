@@ -94,3 +94,15 @@ func TestShellValid(t *testing.T) {
 		t.Errorf("volume error ratio %g under refinement, want ≈ 4", r)
 	}
 }
+
+// A jittered grid keeps its orientation, its boundary and its volume.
+func TestJitter(t *testing.T) {
+	m := Box([3]int{6, 5, 4}, geom.Vec{0, 0, 0}, geom.Vec{1.2, 1, 0.8})
+	Jitter(m, 0.3*0.2, 1)
+	if err := validate(m, "zero-pressure"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := m.Volume(), 1.2*1*0.8; math.Abs(got-want) > 1e-12 {
+		t.Errorf("volume %g, want %g", got, want)
+	}
+}

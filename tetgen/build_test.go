@@ -1,0 +1,155 @@
+package tetgen
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/bvh"
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/shapes"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// checkMesh verifies a Build result against the input surface, by
+// answers independent of the mesher:
+//   - tetmesh.Validate (orientation, cracks, closed oriented boundary,
+//     tags, no zero-pressure voids);
+//   - the input vertices come first, at their exact input positions;
+//   - the volume equals the surface's enclosed volume to 1e-9;
+//   - every boundary face lies in one input triangle (its vertices on it)
+//     and the boundary faces in each input triangle add up to its area,
+//     so each triangle is the union of boundary faces.
+func checkMesh(tb testing.TB, s *format.Surface, m *Mesh) {
+	tb.Helper()
+	if err := tetmesh.Validate(m); err != nil {
+		tb.Fatal(err)
+	}
+	for i, x := range s.Positions {
+		if m.Positions[i] != x {
+			tb.Fatalf("input vertex %d moved: %v → %v", i/3, x, m.Positions[i])
+		}
+	}
+	want := shapes.Volume(s)
+	if got := m.Volume(); math.Abs(got-want) > 1e-9*math.Abs(want) {
+		tb.Fatalf("volume %.15g, surface encloses %.15g (rel. error %.2g)", got, want, (got-want)/want)
+	}
+	nbr, _ := tetmesh.Neighbors(m.Tets, m.NumVertices())
+	bf := tetmesh.BoundaryFaces(m.Tets, nbr)
+	nt := s.NumTriangles()
+	boxes := make([]float64, 6*nt)
+	diag := 0.0
+	for t := 0; t < nt; t++ {
+		lo, hi := geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}, geom.Vec{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+		for k := 0; k < 3; k++ {
+			p := geom.At(s.Positions, s.Triangles[3*t+k])
+			for c := 0; c < 3; c++ {
+				lo[c], hi[c] = min(lo[c], p[c]), max(hi[c], p[c])
+			}
+		}
+		copy(boxes[6*t:], lo[:])
+		copy(boxes[6*t+3:], hi[:])
+		diag = max(diag, math.Sqrt(geom.Dist2(lo, hi)))
+	}
+	tree := bvh.Build(boxes, 4)
+	area := make([]float64, nt)
+	tol := 1e-12 * diag * 16
+	for f := 0; f < len(bf); f += 3 {
+		p := [3]geom.Vec{m.Vertex(bf[f]), m.Vertex(bf[f+1]), m.Vertex(bf[f+2])}
+		cen := geom.Scale(1.0/3, geom.Add(geom.Add(p[0], p[1]), p[2]))
+		box := [6]float64{cen[0] - tol, cen[1] - tol, cen[2] - tol, cen[0] + tol, cen[1] + tol, cen[2] + tol}
+		found := -1
+		tree.Query(box, func(t int32) bool {
+			tri := [3]geom.Vec{geom.At(s.Positions, s.Triangles[3*t]), geom.At(s.Positions, s.Triangles[3*t+1]), geom.At(s.Positions, s.Triangles[3*t+2])}
+			for _, q := range p {
+				if !onTriangle(q, tri, tol) {
+					return true
+				}
+			}
+			found = int(t)
+			return false
+		})
+		if found < 0 {
+			tb.Fatalf("boundary face %v lies in no input triangle", p)
+		}
+		n := geom.Cross(geom.Sub(p[1], p[0]), geom.Sub(p[2], p[0]))
+		tri := s.Triangles[3*found : 3*found+3]
+		tn := geom.Cross(geom.Sub(geom.At(s.Positions, tri[1]), geom.At(s.Positions, tri[0])), geom.Sub(geom.At(s.Positions, tri[2]), geom.At(s.Positions, tri[0])))
+		if geom.Dot(n, tn) <= 0 {
+			tb.Fatalf("boundary face %v is oriented against its input triangle", p)
+		}
+		area[found] += geom.Norm(n) / 2
+	}
+	for t := 0; t < nt; t++ {
+		tri := s.Triangles[3*t : 3*t+3]
+		a := geom.Norm(geom.Cross(geom.Sub(geom.At(s.Positions, tri[1]), geom.At(s.Positions, tri[0])), geom.Sub(geom.At(s.Positions, tri[2]), geom.At(s.Positions, tri[0])))) / 2
+		if math.Abs(area[t]-a) > 1e-9*a {
+			tb.Fatalf("input triangle %d: boundary faces cover %.15g of its area %.15g", t, area[t], a)
+		}
+	}
+}
+
+// onTriangle reports whether q lies within tol of triangle t.
+func onTriangle(q geom.Vec, t [3]geom.Vec, tol float64) bool {
+	n := geom.Cross(geom.Sub(t[1], t[0]), geom.Sub(t[2], t[0]))
+	ln := geom.Norm(n)
+	if math.Abs(geom.Dot(geom.Sub(q, t[0]), n))/ln > tol {
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		a, b := t[k], t[(k+1)%3]
+		// Signed distance of q from edge a→b, inward positive.
+		side := geom.Dot(geom.Cross(geom.Sub(b, a), geom.Sub(q, a)), n) / ln / math.Sqrt(geom.Dist2(a, b))
+		if side < -tol {
+			return false
+		}
+	}
+	return true
+}
+
+func testShapes() []struct {
+	name string
+	s    *format.Surface
+} {
+	return []struct {
+		name string
+		s    *format.Surface
+	}{
+		{"cube", shapes.Box(1, 1, 1, 1)},
+		{"box 2x3x4 n=3", shapes.Box(2, 3, 4, 3)},
+		{"icosahedron", shapes.Icosphere(1, 0)},
+		{"icosphere 2", shapes.Icosphere(1, 2)},
+		{"torus", shapes.Torus(2, 0.5, 24, 12)},
+		{"thin plate 1/100", shapes.Plate(1, 0.01, 8)},
+		{"wedge 5 degrees", shapes.Wedge(5, 1, 0.3)},
+		{"cylinder", shapes.Cylinder(1, 2, 16, 3)},
+		{"L bracket", shapes.LBracket(3, 1, 1)},
+	}
+}
+
+func TestBuildCoarse(t *testing.T) {
+	for _, c := range testShapes() {
+		t.Run(c.name, func(t *testing.T) {
+			m, rep, err := Build(c.s, Options{Coarse: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMesh(t, c.s, m)
+			t.Logf("%d vertices (%d input), %d tets; Steiner: %d segment, %d facet, %d void",
+				m.NumVertices(), c.s.NumVertices(), m.NumTets(), rep.SteinerSegment, rep.SteinerFacet, rep.VoidSplits)
+		})
+	}
+}
+
+// The paper's sphere: an icosahedron meshed as 20 tets around one centre.
+func TestCoarseIcosahedronIsTwentyTets(t *testing.T) {
+	s := shapes.Icosphere(1, 0)
+	m, _, err := Build(s, Options{Coarse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMesh(t, s, m)
+	if m.NumTets() != 20 || m.NumVertices() != 13 {
+		t.Fatalf("%d tets, %d vertices; want 20 and 13", m.NumTets(), m.NumVertices())
+	}
+}

@@ -1,0 +1,583 @@
+package tetgen
+
+import (
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// ghost is the vertex at infinity. A ghost tet (a, b, c, ghost) stands
+// outside the convex hull face abc, whose right-handed normal points away
+// from the hull; ghost tets always keep the ghost at slot 3.
+const ghost int32 = -1
+
+// dead marks a deleted tet in slot 0; its index is on the free list.
+const dead int32 = -2
+
+// noTet marks a face with no neighbour and no subface (only transiently).
+const noTet int32 = -1
+
+// subfaceRef encodes subface s in a neighbour slot: faces on a constraint
+// surface do not link to the tet across, they name the subface, which
+// knows the tets on both sides. Every negative neighbour below noTet is a
+// subface reference.
+func subfaceRef(s int32) int32 { return -2 - s }
+
+// refSubface decodes a neighbour slot holding subfaceRef(s).
+func refSubface(n int32) int32 { return -2 - n }
+
+// faces is tetmesh.TetFaces: face k of a tet is opposite slot k, ordered
+// so that its right-handed normal points out of the (positive) tet.
+var faces = tetmesh.TetFaces
+
+// tri is a tetrahedralization in flat arrays that is updated by point
+// insertion (Bowyer–Watson). Before boundary recovery it is the Delaunay
+// tetrahedralization of its vertices, convex hull closed by ghost tets;
+// after, it holds only the tets inside the surface and neighbour slots on
+// the surface hold subface references.
+//
+// Tet t is the record c[8t:8t+8]: its four vertices, then for each face k
+// (opposite vertex k) the face id 4·t′+k′ of the same face seen from the
+// tet across. One record per tet keeps a tet's vertices and links on one
+// cache line, which matters once the mesh outgrows the caches.
+//
+// Delaunay decisions use geom.InSphereSoS keyed by vertex index, so the
+// result is the unique Delaunay tetrahedralization of the symbolically
+// perturbed point set, whatever the insertion order.
+type tri struct {
+	xyz []float64 // vertex coordinates
+	c   []int32   // tet records; dead tets have c[8t] == dead
+	vt  []int32   // per vertex: one live tet incident to it, or noTet
+
+	free []int32 // dead tet slots for reuse
+
+	// Scratch of one insertion.
+	mark     []uint8 // per tet: inCavity, outCavity or 0
+	cav      []int32 // cavity tets
+	bnd      []int32 // cavity boundary faces, as 4·t+k of a cavity tet
+	outer    []int32 // per boundary face, the face across it
+	touched  []int32 // other tets whose marks need clearing
+	buf2     []int32
+	newTets  []int32
+	newVerts []int32 // four per new tet, before slots are assigned
+	link     linkTable
+	rng      uint64
+
+	// onSubface, when set, is told where each subface's tet face moved.
+	onSubface func(s, face int32)
+	// crossSubface, when set, returns the tet face on the other side of
+	// subface s from face, or noTet: walks pass through internal
+	// constraint surfaces (the core) but stop at the boundary.
+	crossSubface func(s, face int32) int32
+	// region holds a byte per tet for the mesher (body or core); new tets
+	// take the region of the cavity they fill.
+	region []int8
+	newReg []int8
+}
+
+const (
+	inCavity  = 1
+	outCavity = 2
+)
+
+// vi is the index in c of vertex k of tet t; ni that of the neighbour
+// across face f = 4·t+k.
+func vi(t int32, k int32) int32 { return t<<3 | k }
+func ni(f int32) int32          { return (f>>2)<<3 | 4 | f&3 }
+
+func (m *tri) pos(v int32) geom.Vec {
+	j := 3 * int(v)
+	return geom.Vec{m.xyz[j], m.xyz[j+1], m.xyz[j+2]}
+}
+
+func (m *tri) numTets() int { return len(m.c) / 8 }
+
+func (m *tri) tet(t int32) []int32 { return m.c[8*t : 8*t+4] }
+
+func (m *tri) isGhost(t int32) bool { return m.c[t<<3|3] == ghost }
+
+func (m *tri) alive(t int32) bool { return m.c[t<<3] != dead }
+
+// across returns the face id seen from the other side of face f (or a
+// subface reference).
+func (m *tri) across(f int32) int32 { return m.c[ni(f)] }
+
+func (m *tri) random() uint32 {
+	// xorshift64*: deterministic, cheap.
+	m.rng ^= m.rng >> 12
+	m.rng ^= m.rng << 25
+	m.rng ^= m.rng >> 27
+	return uint32((m.rng * 2685821657736338717) >> 32)
+}
+
+// orientFace returns Orient3D of face k of tet t (outward) and vertex v:
+// positive when v lies beyond the face.
+func (m *tri) orientFace(t int32, k int, v int32) int {
+	f := &faces[k]
+	b := t << 3
+	return geom.Orient3DAt(m.xyz, m.c[b+int32(f[0])], m.c[b+int32(f[1])], m.c[b+int32(f[2])], v)
+}
+
+// inSphere reports whether vertex v lies inside the perturbed circumsphere
+// of finite tet t.
+func (m *tri) inSphere(t int32, v int32) bool {
+	q := m.c[t<<3 : t<<3+4]
+	return geom.InSphereSoSAt(m.xyz, q[0], q[1], q[2], q[3], v) > 0
+}
+
+// conflict reports whether inserting vertex v destroys tet t.
+func (m *tri) conflict(t int32, v int32) bool {
+	if !m.isGhost(t) {
+		return m.inSphere(t, v)
+	}
+	// Beyond the hull face: visible, in conflict. On its plane: in
+	// conflict exactly when inside the face's circumcircle, which is
+	// what the finite tet across the face says. Face 3 of a ghost tet
+	// faces into the hull, so v beyond the hull face is on its negative
+	// side.
+	switch m.orientFace(t, 3, v) {
+	case 1:
+		return false
+	case -1:
+		return true
+	}
+	return m.inSphere(m.across(4*t+3)>>2, v)
+}
+
+// locate walks from tet t towards vertex v and returns the tet that
+// contains it (all four face orientations ≥ 0) or, outside the hull, a
+// ghost tet whose hull face v sees. In a carved mesh a walk that would
+// leave through a subface stops and returns blocked = 4·t+k of that face.
+func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
+	if m.isGhost(t) {
+		t = m.across(4*t+3) >> 2
+	}
+	prev := int32(-1)
+	for {
+		if m.isGhost(t) {
+			return t, -1
+		}
+		r := int(m.random() & 3)
+		next := int32(-1)
+		for i := 0; i < 4; i++ {
+			k := (r + i) & 3
+			n := m.across(4*t + int32(k))
+			if n >= 0 && n>>2 == prev {
+				continue
+			}
+			if m.orientFace(t, k, v) > 0 {
+				if n < 0 && m.crossSubface != nil {
+					n = m.crossSubface(refSubface(n), 4*t+int32(k))
+				}
+				if n < 0 {
+					return t, 4*t + int32(k)
+				}
+				next = n >> 2
+				break
+			}
+		}
+		if next < 0 {
+			return t, -1
+		}
+		prev, t = t, next
+	}
+}
+
+// hasVertexAt returns the vertex of tet t at exactly p, or −1.
+func (m *tri) hasVertexAt(t int32, p geom.Vec) int32 {
+	for _, v := range m.tet(t) {
+		if v >= 0 && m.pos(v) == p {
+			return v
+		}
+	}
+	return -1
+}
+
+// findCavity collects the tets in conflict with vertex v, starting from
+// t0, without crossing subfaces, into m.cav and their boundary into m.bnd
+// (and the faces across it into m.outer).
+func (m *tri) findCavity(v int32, t0 int32) {
+	m.cav = append(m.cav[:0], t0)
+	m.bnd = m.bnd[:0]
+	m.outer = m.outer[:0]
+	m.mark[t0] = inCavity
+	for i := 0; i < len(m.cav); i++ {
+		t := m.cav[i]
+		for k := int32(0); k < 4; k++ {
+			n := m.c[t<<3|4|k]
+			if n < 0 {
+				m.bnd = append(m.bnd, 4*t+k)
+				m.outer = append(m.outer, n)
+				continue
+			}
+			u := n >> 2
+			switch m.mark[u] {
+			case inCavity:
+				continue
+			case outCavity:
+				m.bnd = append(m.bnd, 4*t+k)
+				m.outer = append(m.outer, n)
+				continue
+			}
+			if m.conflict(u, v) {
+				m.mark[u] = inCavity
+				m.cav = append(m.cav, u)
+			} else {
+				m.mark[u] = outCavity
+				m.bnd = append(m.bnd, 4*t+k)
+				m.outer = append(m.outer, n)
+			}
+		}
+	}
+}
+
+// clearMarks resets the marks findCavity (and starShape) set.
+func (m *tri) clearMarks() {
+	for _, t := range m.touched {
+		m.mark[t] = 0
+	}
+	m.touched = m.touched[:0]
+	for _, t := range m.cav {
+		m.mark[t] = 0
+	}
+	for _, n := range m.outer {
+		if n >= 0 {
+			m.mark[n>>2] = 0
+		}
+	}
+}
+
+// newSlot returns a tet slot: a free one or a new one.
+func (m *tri) newSlot() int32 {
+	if n := len(m.free); n > 0 {
+		t := m.free[n-1]
+		m.free = m.free[:n-1]
+		return t
+	}
+	t := int32(len(m.c) / 8)
+	m.c = append(m.c, 0, 0, 0, 0, 0, 0, 0, 0)
+	m.mark = append(m.mark, 0)
+	if m.region != nil {
+		m.region = append(m.region, 0)
+	}
+	return t
+}
+
+// fillCavity replaces the cavity tets by the cone from v over the cavity
+// boundary and returns the new tets in m.newTets.
+func (m *tri) fillCavity(v int32) {
+	m.clearMarks()
+	m.newVerts = m.newVerts[:0]
+	for _, f := range m.bnd {
+		t, k := f>>2, f&3
+		fk := &faces[k]
+		a, b, c := m.c[t<<3|int32(fk[0])], m.c[t<<3|int32(fk[1])], m.c[t<<3|int32(fk[2])]
+		// v lies on the inner side of the outward face abc, so
+		// (a, c, b, v) is positive; a ghost moves to slot 3 by an even
+		// permutation.
+		switch ghost {
+		case a:
+			m.newVerts = append(m.newVerts, v, b, c, ghost)
+		case c:
+			m.newVerts = append(m.newVerts, b, v, a, ghost)
+		case b:
+			m.newVerts = append(m.newVerts, c, a, v, ghost)
+		default:
+			m.newVerts = append(m.newVerts, a, c, b, v)
+		}
+	}
+	// Reuse cavity slots, then free slots, then grow.
+	nc := len(m.cav)
+	if m.region != nil {
+		// Each new tet lies in the region of the cavity tet whose
+		// boundary face it stands on.
+		m.newReg = m.newReg[:0]
+		for _, f := range m.bnd {
+			m.newReg = append(m.newReg, m.region[f>>2])
+		}
+	}
+	m.newTets = m.newTets[:0]
+	for i := range m.bnd {
+		var id int32
+		if i < nc {
+			id = m.cav[i]
+		} else {
+			id = m.newSlot()
+		}
+		q := m.newVerts[4*i : 4*i+4]
+		r := m.c[id<<3 : id<<3+8]
+		copy(r, q)
+		if m.region != nil {
+			m.region[id] = m.newReg[i]
+		}
+		// Link the face opposite v to the outside.
+		vs := int32(3)
+		for s := int32(0); s < 3; s++ {
+			if q[s] == v {
+				vs = s
+			}
+		}
+		o := m.outer[i]
+		r[4+vs] = o
+		switch {
+		case o >= 0:
+			m.c[ni(o)] = 4*id + vs
+		case o < noTet && m.onSubface != nil:
+			m.onSubface(refSubface(o), 4*id+vs)
+		}
+		m.newTets = append(m.newTets, id)
+	}
+	// Free the cavity slots not reused.
+	for i := len(m.bnd); i < nc; i++ {
+		t := m.cav[i]
+		m.c[t<<3] = dead
+		m.free = append(m.free, t)
+	}
+	m.linkAround(v, m.newTets)
+}
+
+// linkTable links the new tets of one insertion across the faces through
+// the new vertex: each such face is known by its other two vertices, a
+// directed edge of the cavity boundary. Boundary vertices get small local
+// numbers (a sparse set, no clearing), and edges index an L×L table.
+type linkTable struct {
+	local []int32 // per vertex (ghost last): position in verts, if verts agrees
+	verts []int32
+	tab   []int32
+}
+
+func (l *linkTable) id(v int32) int32 {
+	i := v
+	if v == ghost {
+		i = int32(len(l.local) - 1)
+	}
+	if j := l.local[i]; j < int32(len(l.verts)) && l.verts[j] == v {
+		return j
+	}
+	l.local[i] = int32(len(l.verts))
+	l.verts = append(l.verts, v)
+	return l.local[i]
+}
+
+// linkAround links the given tets, which all have vertex v, to each other
+// across their faces through v, and points their vertices at them.
+func (m *tri) linkAround(v int32, tets []int32) {
+	l := &m.link
+	if len(l.local) < len(m.vt)+1 {
+		l.local = make([]int32, len(m.vt)+1+len(m.vt)/2)
+	}
+	l.verts = l.verts[:0]
+	// Local numbers for the boundary vertices; each new tet's face
+	// through v is the directed edge a→b of the cone's base.
+	for _, id := range tets {
+		for s := int32(0); s < 4; s++ {
+			if u := m.c[id<<3|s]; u != v {
+				l.id(u)
+			}
+		}
+	}
+	// A face through v that no other tet shares (on a surface the
+	// caller is building) is left as noTet.
+	n := int32(len(l.verts))
+	var big map[int64]int32 // for the rare huge cavity (cospherical input)
+	if n > 256 {
+		big = make(map[int64]int32, 3*len(tets))
+	} else {
+		if int(n*n) > len(l.tab) {
+			l.tab = make([]int32, n*n)
+		}
+		for i := range l.tab[:n*n] {
+			l.tab[i] = noTet
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		for _, id := range tets {
+			r := m.c[id<<3 : id<<3+8]
+			for s := int32(0); s < 4; s++ {
+				if r[s] == v {
+					continue
+				}
+				f := &faces[s]
+				x0, x1, x2 := r[f[0]], r[f[1]], r[f[2]]
+				var a, b int32
+				switch v {
+				case x0:
+					a, b = x1, x2
+				case x1:
+					a, b = x2, x0
+				default:
+					a, b = x0, x1
+				}
+				la, lb := l.id(a), l.id(b)
+				switch {
+				case big != nil && pass == 0:
+					big[int64(la)*int64(n)+int64(lb)] = 4*id + s
+				case big != nil:
+					o, ok := big[int64(lb)*int64(n)+int64(la)]
+					if !ok {
+						o = noTet
+					}
+					r[4+s] = o
+				case pass == 0:
+					l.tab[la*n+lb] = 4*id + s
+				default:
+					r[4+s] = l.tab[lb*n+la]
+				}
+			}
+		}
+	}
+	for _, id := range tets {
+		for _, u := range m.c[id<<3 : id<<3+4] {
+			if u >= 0 {
+				m.vt[u] = id
+			}
+		}
+	}
+}
+
+// newTri returns an empty tetrahedralization over the given coordinates
+// (which it keeps and appends to).
+func newTri(xyz []float64) *tri {
+	nv := len(xyz) / 3
+	m := &tri{xyz: xyz, vt: make([]int32, nv), rng: 0x2545F4914F6CDD1D}
+	for i := range m.vt {
+		m.vt[i] = noTet
+	}
+	est := 7 * nv
+	m.c = make([]int32, 0, 8*est)
+	m.mark = make([]uint8, 0, est)
+	return m
+}
+
+// addVertex appends a vertex and returns its index.
+func (m *tri) addVertex(p geom.Vec) int32 {
+	m.xyz = append(m.xyz, p[0], p[1], p[2])
+	m.vt = append(m.vt, noTet)
+	return int32(len(m.vt) - 1)
+}
+
+// collinear reports whether a, b, c lie on one line, exactly.
+func collinear(a, b, c geom.Vec) bool {
+	for k := 0; k < 3; k++ {
+		i, j := (k+1)%3, (k+2)%3
+		if geom.Orient2D([2]float64{a[i], a[j]}, [2]float64{b[i], b[j]}, [2]float64{c[i], c[j]}) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// errFlat is returned when all points lie in one plane.
+var errFlat = errorString("all points are coplanar: no tetrahedron can be formed")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// start builds the first tet from the first four affinely independent
+// vertices of order and its four ghosts, and returns the positions in
+// order of the vertices it used.
+func (m *tri) start(order []int32) (used [4]int, err error) {
+	a := order[0]
+	pa := m.pos(a)
+	ib, ic, id := -1, -1, -1
+	for i, v := range order {
+		if ib < 0 {
+			if m.pos(v) != pa {
+				ib = i
+			}
+			continue
+		}
+		if ic < 0 {
+			if !collinear(pa, m.pos(order[ib]), m.pos(v)) {
+				ic = i
+			}
+			continue
+		}
+		if geom.Orient3D(pa, m.pos(order[ib]), m.pos(order[ic]), m.pos(v)) != 0 {
+			id = i
+			break
+		}
+	}
+	if id < 0 {
+		return used, errFlat
+	}
+	b, c, d := order[ib], order[ic], order[id]
+	if geom.Orient3D(pa, m.pos(b), m.pos(c), m.pos(d)) < 0 {
+		b, c = c, b
+	}
+	q := [4]int32{a, b, c, d}
+	t0 := m.newSlot()
+	copy(m.c[t0<<3:], q[:])
+	ghosts := make([]int32, 4)
+	for k, f := range faces {
+		g := m.newSlot()
+		copy(m.c[g<<3:], []int32{q[f[0]], q[f[1]], q[f[2]], ghost})
+		m.c[ni(4*t0+int32(k))] = 4*g + 3
+		m.c[ni(4*g+3)] = 4*t0 + int32(k)
+		ghosts[k] = g
+	}
+	m.linkAround(ghost, ghosts)
+	for _, v := range q {
+		m.vt[v] = t0
+	}
+	return [4]int{0, ib, ic, id}, nil
+}
+
+// insert adds vertex v, searching from tet hint. It returns the vertex
+// already at v's position, or −1 when v was inserted.
+func (m *tri) insert(v int32, hint int32) int32 {
+	t, _ := m.locate(v, hint)
+	if !m.isGhost(t) {
+		if d := m.hasVertexAt(t, m.pos(v)); d >= 0 {
+			return d
+		}
+	}
+	m.findCavity(v, t)
+	m.fillCavity(v)
+	return -1
+}
+
+// delaunay returns the Delaunay tetrahedralization of the points xyz. Its
+// vertices are the input points renumbered in insertion order, so that
+// points close in space are close in memory: vertex i of the result is
+// input point perm[i]. dup[i] ≥ 0 marks vertex i as a duplicate of vertex
+// dup[i] (it is in no tet).
+func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
+	nv := len(xyz) / 3
+	if nv < 4 {
+		return nil, nil, nil, errorString("fewer than four points")
+	}
+	all := make([]int32, nv)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	perm = brioOrder(xyz, all)
+	sorted := make([]float64, 0, 3*nv)
+	for _, v := range perm {
+		sorted = append(sorted, xyz[3*v:3*v+3]...)
+	}
+	m = newTri(sorted)
+	dup = make([]int32, nv)
+	for i := range dup {
+		dup[i] = -1
+	}
+	used, err := m.start(all)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	hint := int32(0)
+	for i := range all {
+		if i == used[0] || i == used[1] || i == used[2] || i == used[3] {
+			continue
+		}
+		if d := m.insert(int32(i), hint); d >= 0 {
+			dup[i] = d
+			continue
+		}
+		hint = m.newTets[0]
+	}
+	return m, perm, dup, nil
+}
+
+// edgeKey packs a directed edge (or, with a < b, an undirected one).
+func edgeKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }

@@ -1,0 +1,210 @@
+package tetgen
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// checkTri verifies the structure of m: live tets positively oriented,
+// ghosts at slot 3, neighbour links symmetric across faces with the same
+// three vertices, and every vertex pointing at a live tet that holds it.
+func checkTri(tb testing.TB, m *tri) {
+	tb.Helper()
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if !m.alive(t) {
+			continue
+		}
+		q := m.tet(t)
+		for s := 0; s < 3; s++ {
+			if q[s] == ghost {
+				tb.Fatalf("tet %d %v: ghost not at slot 3", t, q)
+			}
+		}
+		if q[3] != ghost && geom.Orient3D(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])) <= 0 {
+			tb.Fatalf("tet %d %v not positive", t, q)
+		}
+		for k := int32(0); k < 4; k++ {
+			n := m.across(4*t + k)
+			if n < 0 {
+				continue
+			}
+			if !m.alive(n>>2) || m.across(n) != 4*t+k {
+				tb.Fatalf("tet %d face %d: link to %d not symmetric", t, k, n)
+			}
+			if !sameFace(m.faceVerts(4*t+k), m.faceVerts(n)) {
+				tb.Fatalf("tet %d face %d %v and neighbour %v differ", t, k, m.faceVerts(4*t+k), m.faceVerts(n))
+			}
+		}
+	}
+	for v, t := range m.vt {
+		if t == noTet {
+			continue
+		}
+		if !m.alive(t) || !slices.Contains(m.tet(t), int32(v)) {
+			tb.Fatalf("vertex %d points at tet %d %v", v, t, m.tet(t))
+		}
+	}
+}
+
+func sameFace(a, b [3]int32) bool {
+	slices.Sort(a[:])
+	slices.Sort(b[:])
+	return a == b
+}
+
+// checkDelaunay verifies by brute force that no vertex lies strictly inside
+// the circumsphere of any finite tet (the unperturbed empty-sphere test).
+func checkDelaunay(tb testing.TB, m *tri) {
+	tb.Helper()
+	nv := int32(len(m.xyz) / 3)
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if !m.alive(t) || m.isGhost(t) {
+			continue
+		}
+		q := m.tet(t)
+		for v := int32(0); v < nv; v++ {
+			if geom.InSphere(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]), m.pos(v)) > 0 {
+				tb.Fatalf("vertex %d inside the circumsphere of tet %d %v", v, t, q)
+			}
+		}
+	}
+}
+
+// hullVolume sums the finite tets.
+func (m *tri) finiteVolume() float64 {
+	var vol float64
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if m.alive(t) && !m.isGhost(t) {
+			q := m.tet(t)
+			vol += geom.TetVolume(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+		}
+	}
+	return vol
+}
+
+func TestDelaunayRandom(t *testing.T) {
+	for _, n := range []int{4, 5, 10, 100, 1000} {
+		r := rand.New(rand.NewSource(int64(n)))
+		xyz := make([]float64, 3*n)
+		for i := range xyz {
+			xyz[i] = r.Float64()
+		}
+		m, _, dup, err := delaunay(xyz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTri(t, m)
+		checkDelaunay(t, m)
+		for v, d := range dup {
+			if d >= 0 || m.vt[v] == noTet {
+				t.Fatalf("n=%d vertex %d missing (dup %d)", n, v, d)
+			}
+		}
+	}
+}
+
+// Lattices are the worst case for ties: every unit cube's eight corners
+// are cospherical, and many points are coplanar and collinear.
+func TestDelaunayLattice(t *testing.T) {
+	for _, n := range []int{2, 3, 5} {
+		var xyz []float64
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				for k := 0; k < n; k++ {
+					xyz = append(xyz, float64(i), float64(j), float64(k))
+				}
+			}
+		}
+		m, _, _, err := delaunay(xyz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTri(t, m)
+		checkDelaunay(t, m)
+		want := float64((n - 1) * (n - 1) * (n - 1))
+		if got := m.finiteVolume(); math.Abs(got-want) > 1e-12*want {
+			t.Fatalf("n=%d: volume %v, want hull volume %v", n, got, want)
+		}
+		// The perturbed Delaunay tetrahedralization of a lattice cuts
+		// every unit cube into tets: no tet may be larger than a cube.
+		for tt := int32(0); tt < int32(m.numTets()); tt++ {
+			if m.alive(tt) && !m.isGhost(tt) {
+				q := m.tet(tt)
+				if v := geom.TetVolume(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); v > 1 {
+					t.Fatalf("tet of volume %v in a unit lattice", v)
+				}
+			}
+		}
+	}
+}
+
+func TestDelaunayDegenerate(t *testing.T) {
+	one := 1.0
+	ulp := geom.Vec{one, one, one}
+	ulp[0] = nextUp(one)
+	cases := []struct {
+		name string
+		pts  []geom.Vec
+		err  bool
+	}{
+		{"coplanar", []geom.Vec{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 3, 0}}, true},
+		{"collinear", []geom.Vec{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}}, true},
+		{"duplicates", []geom.Vec{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 0}, {0, 0, 0}, {0.2, 0.2, 0.2}}, false},
+		{"one ulp apart", []geom.Vec{{0, 0, 0}, {2, 0, 0}, {0, 2, 0}, {0, 0, 2}, {1, 1, 1}, ulp}, false},
+		{"cospherical octahedron", []geom.Vec{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}, false},
+		{"plane plus apex", []geom.Vec{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 1, 0}, {0, 2, 0}, {1, 2, 0}, {2, 2, 0}, {1, 1, 5}}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var xyz []float64
+			for _, p := range c.pts {
+				xyz = append(xyz, p[:]...)
+			}
+			m, _, dup, err := delaunay(xyz)
+			if (err != nil) != c.err {
+				t.Fatalf("err = %v", err)
+			}
+			if err != nil {
+				return
+			}
+			checkTri(t, m)
+			checkDelaunay(t, m)
+			for v, d := range dup {
+				if (d >= 0) != (m.vt[v] == noTet) {
+					t.Fatalf("vertex %d: dup %d but vt %d", v, d, m.vt[v])
+				}
+				if d >= 0 && m.pos(int32(v)) != m.pos(d) {
+					t.Fatalf("vertex %d reported as duplicate of %d at another position", v, d)
+				}
+			}
+		})
+	}
+}
+
+func nextUp(x float64) float64 {
+	return x + x*0x1p-52
+}
+
+func BenchmarkDelaunay(b *testing.B) {
+	for _, n := range []int{10000, 100000, 1000000} {
+		r := rand.New(rand.NewSource(1))
+		xyz := make([]float64, 3*n)
+		for i := range xyz {
+			xyz[i] = r.Float64()
+		}
+		b.Run(fmt.Sprintf("n=%.0e", float64(n)), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				pts := slices.Clone(xyz)
+				if _, _, _, err := delaunay(pts); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
+		})
+	}
+}

@@ -1,0 +1,268 @@
+package tetgen
+
+import (
+	"fmt"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// Insertion of vertices inside the carved mesh: Bowyer–Watson with the
+// cavity confined by the subfaces, so the result stays a constrained
+// Delaunay tetrahedralization of the body.
+
+// Outcomes of insertInside.
+const (
+	inserted = iota
+	duplicate
+	outside // beyond the boundary, or on it
+	hidden  // the cavity could not be made star-shaped around the point
+)
+
+// insertInside inserts vertex v, which should lie strictly inside the
+// body, searching from tet hint. On failure the mesh is unchanged; for a
+// duplicate, dup is the vertex already there.
+func (ms *mesher) insertInside(v, hint int32) (status int, dup int32) {
+	m := ms.m
+	t, blocked := m.locate(v, hint)
+	if blocked >= 0 {
+		// A straight walk can leave a non-convex body on its way: look
+		// for the tet that holds v directly.
+		if t = m.scanFor(v); t < 0 {
+			return outside, -1
+		}
+	}
+	if d := m.hasVertexAt(t, m.pos(v)); d >= 0 {
+		return duplicate, d
+	}
+	for k := int32(0); k < 4; k++ {
+		if m.c[t<<3|4|k] < 0 && m.orientFace(t, int(k), v) >= 0 {
+			return outside, -1 // on a subface
+		}
+	}
+	m.findCavity(v, t)
+	if !m.starShape(v, t) {
+		m.clearMarks()
+		return hidden, -1
+	}
+	m.fillCavity(v)
+	return inserted, -1
+}
+
+// starShape shrinks the cavity, keeping tet t0, until every boundary face
+// is seen from v strictly from inside, so the cone from v over it is
+// made of positive tets. Cavities of points near subfaces can reach tets
+// the point does not see; in exact Delaunay position they rarely do.
+func (m *tri) starShape(v, t0 int32) bool {
+	const provisional = 3
+	for {
+		bad := false
+		for _, f := range m.bnd {
+			t := f >> 2
+			if m.mark[t] == inCavity && m.orientFace(t, int(f&3), v) >= 0 {
+				if t == t0 {
+					return false
+				}
+				m.mark[t] = outCavity
+				m.touched = append(m.touched, t)
+				bad = true
+			}
+		}
+		if !bad {
+			return true
+		}
+		// Keep what is still connected to t0, and rebuild the boundary.
+		for _, t := range m.cav {
+			if m.mark[t] == inCavity {
+				m.mark[t] = provisional
+			}
+		}
+		m.touched = append(m.touched, m.cav...)
+		for _, n := range m.outer {
+			if n >= 0 {
+				m.touched = append(m.touched, n>>2)
+			}
+		}
+		m.cav = append(m.cav[:0], t0)
+		m.mark[t0] = inCavity
+		for i := 0; i < len(m.cav); i++ {
+			t := m.cav[i]
+			for k := int32(0); k < 4; k++ {
+				if n := m.c[t<<3|4|k]; n >= 0 && m.mark[n>>2] == provisional {
+					m.mark[n>>2] = inCavity
+					m.cav = append(m.cav, n>>2)
+				}
+			}
+		}
+		m.bnd, m.outer = m.bnd[:0], m.outer[:0]
+		for _, t := range m.cav {
+			for k := int32(0); k < 4; k++ {
+				n := m.c[t<<3|4|k]
+				if n < 0 || m.mark[n>>2] != inCavity {
+					m.bnd = append(m.bnd, 4*t+k)
+					m.outer = append(m.outer, n)
+				}
+			}
+		}
+	}
+}
+
+// insertPoints inserts Options.Points, in a spatial order.
+func (ms *mesher) insertPoints() error {
+	pts := ms.opt.Points
+	n := len(pts) / 3
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	hint := ms.anyTet()
+	for _, i := range brioOrder(pts, idx) {
+		p := geom.Vec{pts[3*i], pts[3*i+1], pts[3*i+2]}
+		tag := tetmesh.Interior
+		if ms.opt.PointTags != nil {
+			tag = ms.opt.PointTags[i]
+		}
+		v := ms.addVertex(p, vPoint, i, onNone)
+		ms.tag[v] = tag
+		switch st, d := ms.insertInside(v, hint); st {
+		case inserted:
+			ms.rep.PointsInserted++
+			hint = ms.m.newTets[0]
+		case duplicate:
+			ms.popVertex()
+			if ms.on[d] != onNone {
+				return fmt.Errorf("tetgen: point %d (%g, %g, %g) lies on the surface", i, p[0], p[1], p[2])
+			}
+			if tag == tetmesh.Core {
+				ms.tag[d] = tetmesh.Core
+			}
+		default:
+			ms.popVertex()
+			return fmt.Errorf("tetgen: point %d (%g, %g, %g) is not strictly inside the body", i, p[0], p[1], p[2])
+		}
+	}
+	return nil
+}
+
+// scanFor returns a live tet that contains vertex v (all four faces see it
+// from inside or on), or −1: the slow, sure way to locate.
+func (m *tri) scanFor(v int32) int32 {
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if !m.alive(t) {
+			continue
+		}
+		inside := true
+		for k := 0; k < 4 && inside; k++ {
+			inside = m.orientFace(t, k, v) <= 0
+		}
+		if inside {
+			return t
+		}
+	}
+	return -1
+}
+
+// anyTet returns some live tet.
+func (ms *mesher) anyTet() int32 {
+	for _, t := range ms.m.vt {
+		if t >= 0 {
+			return t
+		}
+	}
+	return 0
+}
+
+// maxForcedCavity bounds the tets a forced insertion may replace.
+const maxForcedCavity = 512
+
+// insertForced inserts vertex v, strictly inside the body, replacing at
+// least the tets in must: the cavity is v's Delaunay conflict region plus
+// must, grown across every boundary face v does not see strictly from
+// inside until the cone from v over the boundary is valid. The result is
+// a valid tetrahedralization but not necessarily Delaunay; it removes
+// simplices that no Delaunay insertion can reach, such as flat tets
+// lying against the surface. It fails, leaving the mesh unchanged, when
+// the growth would cross a subface or the cavity gets too large.
+func (ms *mesher) insertForced(v int32, hint int32, must []int32) int {
+	m := ms.m
+	t0, blocked := m.locate(v, hint)
+	if blocked >= 0 {
+		if t0 = m.scanFor(v); t0 < 0 {
+			return outside
+		}
+	}
+	if m.hasVertexAt(t0, m.pos(v)) >= 0 {
+		return duplicate
+	}
+	m.findCavity(v, t0)
+	for _, t := range must {
+		if m.mark[t] != inCavity {
+			m.mark[t] = inCavity
+			m.cav = append(m.cav, t)
+		}
+	}
+	for {
+		// Rebuild the boundary, then grow across faces v cannot see.
+		for _, n := range m.outer {
+			if n >= 0 {
+				m.touched = append(m.touched, n>>2)
+			}
+		}
+		m.bnd, m.outer = m.bnd[:0], m.outer[:0]
+		grow := false
+		for i := 0; i < len(m.cav); i++ {
+			t := m.cav[i]
+			for k := int32(0); k < 4; k++ {
+				n := m.c[t<<3|4|k]
+				if n >= 0 && m.mark[n>>2] == inCavity {
+					continue
+				}
+				if m.orientFace(t, int(k), v) < 0 {
+					m.bnd = append(m.bnd, 4*t+k)
+					m.outer = append(m.outer, n)
+					continue
+				}
+				if n < 0 || len(m.cav) >= maxForcedCavity {
+					m.clearMarks()
+					return hidden
+				}
+				m.mark[n>>2] = inCavity
+				m.cav = append(m.cav, n>>2)
+				grow = true
+			}
+		}
+		if !grow {
+			break
+		}
+	}
+	if !m.connected() {
+		m.clearMarks()
+		return hidden
+	}
+	m.fillCavity(v)
+	return inserted
+}
+
+// connected reports whether the cavity tets form one face-connected set.
+func (m *tri) connected() bool {
+	const seen = 3
+	stack := append(m.buf2[:0], m.cav[0])
+	m.mark[m.cav[0]] = seen
+	count := 1
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for k := int32(0); k < 4; k++ {
+			if n := m.c[t<<3|4|k]; n >= 0 && m.mark[n>>2] == inCavity {
+				m.mark[n>>2] = seen
+				stack = append(stack, n>>2)
+				count++
+			}
+		}
+	}
+	m.buf2 = stack
+	for _, t := range m.cav {
+		m.mark[t] = inCavity
+	}
+	return count == len(m.cav)
+}

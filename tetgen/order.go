@@ -1,0 +1,138 @@
+package tetgen
+
+import "math"
+
+// brioOrder returns the vertex indices in a biased randomized insertion
+// order (Amenta, Choi & Rote 2003): rounds of geometrically growing size,
+// each sorted along a Hilbert curve, so that consecutive insertions are
+// close in space (short point-location walks, warm caches) while the
+// randomness keeps the expected cavity sizes small. The "randomness" is a
+// hash of the index: the order is a pure function of the input.
+func brioOrder(xyz []float64, idx []int32) []int32 {
+	n := len(idx)
+	if n == 0 {
+		return nil
+	}
+	const rounds = 12
+	keys := make([]uint64, n)
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, v := range idx {
+		for k := 0; k < 3; k++ {
+			x := xyz[3*int(v)+k]
+			lo[k] = min(lo[k], x)
+			hi[k] = max(hi[k], x)
+		}
+	}
+	ext := max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2])
+	scale := 0.0
+	if ext > 0 {
+		scale = float64(1<<21-1) / ext
+	}
+	for i, v := range idx {
+		var c [3]uint32
+		for k := 0; k < 3; k++ {
+			c[k] = uint32((xyz[3*int(v)+k] - lo[k]) * scale)
+		}
+		// Round r holds about n/2^(r+1) points; earlier rounds are the
+		// sparse ones, so the round number is inverted in the key.
+		r := min(rounds-1, trailingZeros(splitmix(uint64(v))))
+		keys[i] = uint64(rounds-1-r)<<60 | hilbert3(c, 20)
+	}
+	out := make([]int32, n)
+	copy(out, idx)
+	radixSort(keys, out)
+	return out
+}
+
+func trailingZeros(x uint64) int {
+	n := 0
+	for x&1 == 0 && n < 64 {
+		x >>= 1
+		n++
+	}
+	return n
+}
+
+func splitmix(x uint64) uint64 {
+	x += 0x9E3779B97F4A7C15
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	return x ^ x>>31
+}
+
+// hilbert3 returns the position of cell c (bits bits per axis) along a 3D
+// Hilbert curve (Skilling 2004, "Programming the Hilbert curve").
+func hilbert3(c [3]uint32, bits int) uint64 {
+	for k := range c {
+		c[k] >>= 21 - bits
+	}
+	m := uint32(1) << (bits - 1)
+	for q := m; q > 1; q >>= 1 {
+		p := q - 1
+		for i := 0; i < 3; i++ {
+			if c[i]&q != 0 {
+				c[0] ^= p
+			} else {
+				t := (c[0] ^ c[i]) & p
+				c[0] ^= t
+				c[i] ^= t
+			}
+		}
+	}
+	c[1] ^= c[0]
+	c[2] ^= c[1]
+	var t uint32
+	for q := m; q > 1; q >>= 1 {
+		if c[2]&q != 0 {
+			t ^= q - 1
+		}
+	}
+	var key uint64
+	for b := bits - 1; b >= 0; b-- {
+		for i := 0; i < 3; i++ {
+			key = key<<1 | uint64((c[i]^t)>>b&1)
+		}
+	}
+	return key
+}
+
+// radixSort sorts keys ascending, permuting vals alongside; equal keys keep
+// their order (LSD radix sort, 16-bit digits).
+func radixSort(keys []uint64, vals []int32) {
+	n := len(keys)
+	if n == 0 {
+		return
+	}
+	origKeys, origVals := keys, vals
+	k2 := make([]uint64, n)
+	v2 := make([]int32, n)
+	for shift := uint(0); shift < 64; shift += 16 {
+		var count [1 << 16]int
+		for _, k := range keys {
+			count[k>>shift&0xFFFF]++
+		}
+		if count[keys[0]>>shift&0xFFFF] == n {
+			continue
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for i, k := range keys {
+			d := k >> shift & 0xFFFF
+			k2[count[d]] = k
+			v2[count[d]] = vals[i]
+			count[d]++
+		}
+		keys, k2 = k2, keys
+		vals, v2 = v2, vals
+	}
+	// After an odd number of passes the sorted data sits in the scratch
+	// slices; copy it back.
+	if &keys[0] != &origKeys[0] {
+		copy(origKeys, keys)
+		copy(origVals, vals)
+	}
+}

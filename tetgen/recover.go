@@ -1,0 +1,381 @@
+package tetgen
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// Boundary recovery by conforming Delaunay refinement of the surface:
+// Steiner points are added on subsegments and inside facets, and inserted
+// into the Delaunay tetrahedralization, until every subsegment is an edge
+// and every subface a face of it. The surface then separates the tets
+// into inside and outside (see carve.go). Split points on input edges
+// follow Shewchuk's concentric shells: a subsegment at an input vertex is
+// split at a power-of-two distance from it, so that the subsegments of
+// input edges meeting at small angles shrink in step and stop
+// encroaching on each other instead of splitting forever.
+
+// star appends to buf the live tets that have vertex v.
+func (m *tri) star(v int32, buf []int32) []int32 {
+	t0 := m.vt[v]
+	buf = append(buf[:0], t0)
+	m.mark[t0] = inCavity
+	for i := 0; i < len(buf); i++ {
+		t := buf[i]
+		for k := int32(0); k < 4; k++ {
+			if m.c[t<<3|k] == v {
+				continue
+			}
+			n := m.c[t<<3|4|k]
+			if n < noTet && m.crossSubface != nil {
+				n = m.crossSubface(refSubface(n), 4*t+k)
+			}
+			if n < 0 {
+				continue
+			}
+			u := n >> 2
+			if m.mark[u] == 0 {
+				m.mark[u] = inCavity
+				buf = append(buf, u)
+			}
+		}
+	}
+	for _, t := range buf {
+		m.mark[t] = 0
+	}
+	return buf
+}
+
+// findEdge reports whether a–b is an edge of the tetrahedralization.
+func (ms *mesher) findEdge(a, b int32) bool {
+	ms.buf = ms.m.star(a, ms.buf)
+	for _, t := range ms.buf {
+		q := ms.m.tet(t)
+		if q[0] == b || q[1] == b || q[2] == b || q[3] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// findFace returns a face id 4·t+k of a tet with face {a, b, c}, or −1.
+func (ms *mesher) findFace(a, b, c int32) int32 {
+	m := ms.m
+	ms.buf = m.star(a, ms.buf)
+	for _, t := range ms.buf {
+		q := m.tet(t)
+		mask := 0
+		for k, v := range q {
+			if v == a || v == b || v == c {
+				mask |= 1 << k
+			}
+		}
+		for k := int32(0); k < 4; k++ {
+			if mask == 15^(1<<k) {
+				return 4*t + k
+			}
+		}
+	}
+	return -1
+}
+
+// recoverSurface adds Steiner points until the surface is part of the
+// tetrahedralization.
+func (ms *mesher) recoverSurface() error {
+	s := &ms.s
+	for {
+		changed := false
+		for f := int32(0); f < s.num(); f++ {
+			for e := int32(0); e < 3; e++ {
+				a, b := s.edge(f, e)
+				if !s.isSeg(f, e) || a > b || ms.findEdge(a, b) {
+					continue
+				}
+				if err := ms.splitSubsegment(f, e); err != nil {
+					return err
+				}
+				changed = true
+			}
+		}
+		if changed {
+			continue
+		}
+		for f := int32(0); f < s.num(); f++ {
+			q := s.sv[3*f : 3*f+3]
+			if ms.findFace(q[0], q[1], q[2]) >= 0 {
+				continue
+			}
+			if err := ms.splitMissingSubface(f); err != nil {
+				return err
+			}
+			changed = true
+		}
+		if !changed {
+			return nil
+		}
+	}
+}
+
+// steinerBudget bounds the Steiner points boundary recovery may add
+// before it gives up: it ends loops that small angles between nearby
+// facets could otherwise make endless.
+func (ms *mesher) steinerBudget() int { return 200*ms.nInput + 100000 }
+
+// newSurfaceVertex adds a Steiner vertex at p of the given kind, lying in
+// subface f or on its edge e, to the surface and to the Delaunay
+// tetrahedralization.
+func (ms *mesher) newSurfaceVertex(p geom.Vec, kind uint8, ref int32, f, e int32) (int32, error) {
+	near := ms.s.sv[3*f]
+	on := ms.on[near]
+	if ms.rep.SteinerSegment+ms.rep.SteinerFacet >= ms.steinerBudget() {
+		return -1, fmt.Errorf("tetgen: boundary recovery needs more than %d Steiner points near (%g, %g, %g); "+
+			"facets meeting at a very small angle, or nearly touching parts of the surface, prevent it",
+			ms.steinerBudget(), p[0], p[1], p[2])
+	}
+	v := ms.addVertex(p, kind, ref, on)
+	if !ms.surfaceCavity(v, f, e) {
+		ms.popVertex()
+		return -1, fmt.Errorf("tetgen: internal error: no surface cavity for a Steiner point at (%g, %g, %g)", p[0], p[1], p[2])
+	}
+	if d := ms.m.insert(v, ms.m.vt[near]); d >= 0 {
+		ms.popVertex()
+		q := ms.m.pos(d)
+		return -1, fmt.Errorf("tetgen: a Steiner point on the surface falls on vertex at (%g, %g, %g): "+
+			"the surface touches or intersects itself there", q[0], q[1], q[2])
+	}
+	ms.surfFan(v)
+	if kind == vSegment {
+		ms.rep.SteinerSegment++
+	} else {
+		ms.rep.SteinerFacet++
+	}
+	return v, nil
+}
+
+// splitSubsegment splits subsegment e of subface f.
+func (ms *mesher) splitSubsegment(f, e int32) error {
+	a, b := ms.s.edge(f, e)
+	p, ref, err := ms.segmentSplitPoint(a, b)
+	if err != nil {
+		return err
+	}
+	_, err = ms.newSurfaceVertex(p, vSegment, ref, f, e)
+	return err
+}
+
+// segmentSplitPoint chooses where to split subsegment a–b, which is not
+// an edge of the Delaunay tetrahedralization because some vertex w lies
+// in its diametral ball. Splitting where w's presence is answered keeps
+// the split count proportional to the number of nearby vertices rather
+// than to the inverse of the angles between segments (CAD surfaces fan
+// long triangles at angles of 1e−5 degrees):
+//   - if w lies on a segment that shares an input endpoint V with this
+//     one (or is joined to V by an input edge), split at w's distance
+//     from V — the two segments then have vertices at the same radii
+//     from V, which never encroach each other (concentric shells);
+//   - otherwise split at w's projection on the subsegment;
+//   - with no such w, or a point too near an end, use the power-of-two
+//     shell nearest the middle from an input end (Shewchuk), or the
+//     midpoint.
+//
+// It returns the point and the input edge it lies on.
+func (ms *mesher) segmentSplitPoint(a, b int32) (geom.Vec, int32, error) {
+	pa, pb := ms.m.pos(a), ms.m.pos(b)
+	ref := ms.segmentOf(a, b)
+	l := math.Sqrt(geom.Dist2(pa, pb))
+	t := -1.0
+	if w := ms.encroacher(a, b); w >= 0 {
+		pw := ms.m.pos(w)
+		ends := ms.segEnds[2*ref : 2*ref+2]
+		t = geom.Dot(geom.Sub(pw, pa), geom.Sub(pb, pa)) / (l * l)
+		for _, apex := range ends {
+			if !ms.joined(w, apex) {
+				continue
+			}
+			pv := ms.m.pos(apex)
+			r := math.Sqrt(geom.Dist2(pv, pw))
+			ra, rb := math.Sqrt(geom.Dist2(pv, pa)), math.Sqrt(geom.Dist2(pv, pb))
+			t = (r - ra) / (rb - ra)
+			break
+		}
+		if !(t > 0.02 && t < 0.98) {
+			t = -1
+		}
+	}
+	if t < 0 {
+		t = 0.5
+		switch ia, ib := ms.kind[a] == vInput, ms.kind[b] == vInput; {
+		case ia && !ib:
+			t = shell(l) / l
+		case ib && !ia:
+			t = 1 - shell(l)/l
+		}
+	}
+	p := geom.Add(pa, geom.Scale(t, geom.Sub(pb, pa)))
+	if p == pa || p == pb {
+		return p, ref, fmt.Errorf("tetgen: cannot split the surface edge (%g, %g, %g)–(%g, %g, %g): "+
+			"it is too short to hold a point between its ends", pa[0], pa[1], pa[2], pb[0], pb[1], pb[2])
+	}
+	return p, ref, nil
+}
+
+// joined reports whether vertex w lies on an input edge ending at input
+// vertex v, or is joined to v by one.
+func (ms *mesher) joined(w, v int32) bool {
+	switch ms.kind[w] {
+	case vSegment:
+		e := ms.segEnds[2*ms.ref[w] : 2*ms.ref[w]+2]
+		return e[0] == v || e[1] == v
+	case vInput:
+		_, ok := ms.segIndex[edgeKey(min(v, w), max(v, w))]
+		return ok
+	}
+	return false
+}
+
+// encroacher returns the vertex inside the diametral ball of a–b that sees
+// a–b at the largest angle, or −1. It searches the tets meeting the ball,
+// starting around a.
+func (ms *mesher) encroacher(a, b int32) int32 {
+	m := ms.m
+	pa, pb := m.pos(a), m.pos(b)
+	c := geom.Scale(0.5, geom.Add(pa, pb))
+	r2 := geom.Dist2(pa, pb) / 4
+	ms.buf = m.star(a, ms.buf)
+	queue := append(ms.buf2[:0], ms.buf...)
+	for _, t := range queue {
+		m.mark[t] = inCavity
+	}
+	best, bestCos := int32(-1), 0.0
+	for i := 0; i < len(queue) && i < 4096; i++ {
+		t := queue[i]
+		q := m.tet(t)
+		for _, w := range q {
+			if w < 0 || w == a || w == b {
+				continue
+			}
+			pw := m.pos(w)
+			u, v := geom.Sub(pa, pw), geom.Sub(pb, pw)
+			if d := geom.Dot(u, v); d < 0 {
+				if cos := d / math.Sqrt(geom.Dot(u, u)*geom.Dot(v, v)); cos < bestCos {
+					best, bestCos = w, cos
+				}
+			}
+		}
+		for k := int32(0); k < 4; k++ {
+			n := m.c[t<<3|4|k]
+			if n < 0 || m.mark[n>>2] != 0 {
+				continue
+			}
+			u := n >> 2
+			if m.isGhost(u) || !ms.boxMeetsBall(u, c, r2) {
+				continue
+			}
+			m.mark[u] = inCavity
+			queue = append(queue, u)
+		}
+	}
+	for _, t := range queue {
+		m.mark[t] = 0
+	}
+	ms.buf2 = queue
+	return best
+}
+
+// boxMeetsBall reports whether the bounding box of tet t meets the ball.
+func (ms *mesher) boxMeetsBall(t int32, c geom.Vec, r2 float64) bool {
+	q := ms.m.tet(t)
+	d2 := 0.0
+	for k := 0; k < 3; k++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range q {
+			x := ms.m.xyz[3*int(v)+k]
+			lo, hi = min(lo, x), max(hi, x)
+		}
+		switch {
+		case c[k] < lo:
+			d2 += (lo - c[k]) * (lo - c[k])
+		case c[k] > hi:
+			d2 += (c[k] - hi) * (c[k] - hi)
+		}
+	}
+	return d2 <= r2
+}
+
+// shell returns the power of two nearest l/2.
+func shell(l float64) float64 {
+	frac, exp := math.Frexp(l / 2) // l/2 = frac·2^exp, frac in [0.5, 1)
+	if frac < math.Sqrt2/2 {
+		return math.Ldexp(1, exp-1)
+	}
+	return math.Ldexp(1, exp)
+}
+
+// segmentOf returns the input edge the subsegment a–b lies on.
+func (ms *mesher) segmentOf(a, b int32) int32 {
+	switch {
+	case ms.kind[a] == vSegment:
+		return ms.ref[a]
+	case ms.kind[b] == vSegment:
+		return ms.ref[b]
+	}
+	return ms.segIndex[edgeKey(min(a, b), max(a, b))]
+}
+
+// splitMissingSubface adds a Steiner point for subface f, which is not a
+// face of the tetrahedralization: its circumcentre, unless that lies
+// outside the facet or on a subsegment, in which case the subsegment is
+// split instead.
+func (ms *mesher) splitMissingSubface(f int32) error {
+	s := &ms.s
+	q := s.sv[3*f : 3*f+3]
+	a, b, c := q[0], q[1], q[2]
+	cc := circumcentre(ms.m.pos(a), ms.m.pos(b), ms.m.pos(c))
+	// Locate the circumcentre in the facet through a provisional vertex.
+	v := ms.addVertex(cc, vFacet, s.facet[f], onNone)
+	g, e, blocked := ms.locateInFacet(f, v)
+	if !blocked && (e < 0 || !s.isSeg(g, e)) {
+		if sf, se, enc := ms.encroachedSubsegment(v, g, e); enc {
+			g, e, blocked = sf, se, true
+		}
+	}
+	ms.popVertex()
+	if blocked || (e >= 0 && s.isSeg(g, e)) {
+		return ms.splitSubsegment(g, e)
+	}
+	_, err := ms.newSurfaceVertex(cc, vFacet, s.facet[f], g, e)
+	return err
+}
+
+// encroachedSubsegment returns a subsegment on the boundary of the surface
+// cavity of vertex v (in subface f, or on its edge e) whose diametral
+// sphere holds v. Ruppert's rule: such a subsegment is split instead of
+// inserting v, which keeps Steiner points away from the facet borders
+// and the subfaces well shaped.
+func (ms *mesher) encroachedSubsegment(v, f, e int32) (sf, se int32, ok bool) {
+	if !ms.surfaceCavity(v, f, e) {
+		return 0, 0, false
+	}
+	p := ms.m.pos(v)
+	for _, ce := range ms.sc.edges {
+		if !ce.seg {
+			continue
+		}
+		a, b := ms.m.pos(ce.a), ms.m.pos(ce.b)
+		if geom.Dot(geom.Sub(p, a), geom.Sub(p, b)) < 0 {
+			h := ms.s.adj[ce.across]
+			return h / 3, h % 3, true
+		}
+	}
+	return 0, 0, false
+}
+
+// circumcentre returns the centre of the circle through a, b, c.
+func circumcentre(a, b, c geom.Vec) geom.Vec {
+	u, v := geom.Sub(b, a), geom.Sub(c, a)
+	w := geom.Cross(u, v)
+	num := geom.Cross(geom.Sub(geom.Scale(geom.Dot(u, u), v), geom.Scale(geom.Dot(v, v), u)), w)
+	return geom.Add(a, geom.Scale(1/(2*geom.Dot(w, w)), num))
+}

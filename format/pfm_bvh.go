@@ -114,12 +114,12 @@ func (b *BVH) checkBoxes(lo, hi int, positions []float64, tets []int32) error {
 			}
 			continue
 		}
+		x0, y0, z0, x1, y1, z1 := box[0], box[1], box[2], box[3], box[4], box[5]
 		for _, t := range b.Items[first : first+count] {
 			for _, v := range tets[4*t : 4*t+4] {
-				for a := range 3 {
-					if x := positions[3*int(v)+a]; x < box[a] || x > box[3+a] {
-						return pfmInvalid("BVH leaf %d: box does not contain tet %d's vertex %d", i, t, v)
-					}
+				q := positions[3*int(v) : 3*int(v)+3]
+				if q[0] < x0 || q[0] > x1 || q[1] < y0 || q[1] > y1 || q[2] < z0 || q[2] > z1 {
+					return pfmInvalid("BVH leaf %d: box does not contain tet %d's vertex %d", i, t, v)
 				}
 			}
 		}

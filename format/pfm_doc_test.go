@@ -100,7 +100,7 @@ func annotatedDump(t *testing.T, data []byte) string {
 	row(16, "SHA-256 of the source (unknown: zeros)")
 	row(16, "(SHA-256 continued)")
 	for _, s := range l.sections {
-		row(24, "section %d (%v): CRC %#08x, offset %#x, length %d", s.id, s.id, s.crc, s.offset, s.length)
+		row(24, "section %d (%v): CRC 0x%08x, offset %#x, length %d", s.id, s.id, s.crc, s.offset, s.length)
 	}
 	for _, s := range l.sections {
 		if off != int(s.offset) {

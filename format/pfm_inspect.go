@@ -94,18 +94,18 @@ func (info *PFMInfo) Print(w io.Writer) error {
 		"E = %g Pa, mapping %s, dissipation %g s/m, friction %g, source unit %g m\n"+
 		"bbox min (%g, %g, %g) max (%g, %g, %g) m\n"+
 		"source sha256 %x\nheader crc %s\n"+
-		"%4s  %-13s %12s %12s %10s  %s\n",
+		"%4s  %-13s %12s %12s %10s\n",
 		info.Major, info.Minor, enc, info.Size, info.BytesPerTet,
 		info.Vertices, info.Tets, info.Boundary,
 		h.Modulus, mapping, h.Dissipation, h.Friction, h.LengthUnit,
 		h.BBox[0], h.BBox[1], h.BBox[2], h.BBox[3], h.BBox[4], h.BBox[5],
 		h.SourceSHA256, crc(info.HeaderCRCOK),
-		"id", "section", "offset", "length", "crc", "")
+		"id", "section", "offset", "length", "crc")
 	if err != nil {
 		return err
 	}
 	for _, s := range info.Sections {
-		if _, err := fmt.Fprintf(w, "%4d  %-13s %12d %12d %#010x  %s\n", s.ID, s.ID, s.Offset, s.Length, s.CRC, crc(s.CRCOK)); err != nil {
+		if _, err := fmt.Fprintf(w, "%4d  %-13s %12d %12d 0x%08x  %s\n", s.ID, s.ID, s.Offset, s.Length, s.CRC, crc(s.CRCOK)); err != nil {
 			return err
 		}
 	}

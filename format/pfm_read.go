@@ -99,12 +99,12 @@ func pfmDecode(data []byte, opt pfmDecodeOptions) (*PFM, error) {
 // verifyCRCs checks the header's CRC and every section's, known or not.
 func (l *pfmLayout) verifyCRCs(data []byte) error {
 	if !l.headerCRCOK {
-		return fmt.Errorf("%w: header and section table: stored %#08x, computed %#08x", ErrPFMChecksum,
+		return fmt.Errorf("%w: header and section table: stored 0x%08x, computed 0x%08x", ErrPFMChecksum,
 			l.headerCRC, pfmHeaderCRC(data[:l.tableEnd]))
 	}
 	for _, s := range l.sections {
 		if c := pfmCRC(data[s.offset : s.offset+s.length]); c != s.crc {
-			return fmt.Errorf("%w: section %d (%v) at offset %d: stored %#08x, computed %#08x", ErrPFMChecksum,
+			return fmt.Errorf("%w: section %d (%v) at offset %d: stored 0x%08x, computed 0x%08x", ErrPFMChecksum,
 				s.id, s.id, s.offset, s.crc, c)
 		}
 	}

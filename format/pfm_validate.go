@@ -129,9 +129,7 @@ func (p *PFM) checkTets(lo, hi int) error {
 				return pfmInvalid("tet %d: vertex index %d out of range [0, %d)", t, v, nv)
 			}
 		}
-		a, b := geom.At(p.Positions, tet[0]), geom.At(p.Positions, tet[1])
-		c, d := geom.At(p.Positions, tet[2]), geom.At(p.Positions, tet[3])
-		if geom.Orient3D(a, b, c, d) <= 0 {
+		if geom.Orient3DAt(p.Positions, tet[0], tet[1], tet[2], tet[3]) <= 0 {
 			return pfmInvalid("tet %d (vertices %d %d %d %d): volume is not positive", t, tet[0], tet[1], tet[2], tet[3])
 		}
 	}

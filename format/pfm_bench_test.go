@@ -1,0 +1,92 @@
+package format
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// benchFile writes a 998,250-tet box (55³ cubes, with its BVH) once per
+// encoding and returns the path.
+var benchFile = sync.OnceValue(func() map[bool]string {
+	dir, err := os.MkdirTemp("", "pfmbench")
+	if err != nil {
+		panic(err)
+	}
+	p := gridPFM(55, 0.001)
+	out := map[bool]string{}
+	for _, f32 := range []bool{false, true} {
+		out[f32] = filepath.Join(dir, map[bool]string{false: "f64.pfm", true: "f32.pfm"}[f32])
+		if err := WritePFM(out[f32], p, WriteOptions{Float32: f32}); err != nil {
+			panic(err)
+		}
+	}
+	return out
+})
+
+func benchLoad(b *testing.B, f32 bool, load func(path string) error) {
+	path := benchFile()[f32]
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	// CPU time too: on a shared machine wall time says more about the
+	// neighbours than about the code.
+	var r0, r1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+	n := 0
+	for b.Loop() {
+		if err := load(path); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+	cpu := time.Duration(r1.Utime.Nano() + r1.Stime.Nano() - r0.Utime.Nano() - r0.Stime.Nano())
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(n), "cpu-ms/op")
+}
+
+// BenchmarkOpenPFM measures a full checked load of a 1M-tet file (target:
+// at most 50 ms at full precision), and one without the CRCs.
+func BenchmarkOpenPFM(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		f32  bool
+		opt  OpenOptions
+	}{
+		{"tets=1e6", false, OpenOptions{}},
+		{"tets=1e6/skip-crc", false, OpenOptions{SkipCRC: true}},
+		{"tets=1e6/float32", true, OpenOptions{}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			benchLoad(b, c.f32, func(path string) error {
+				m, err := OpenPFM(path, c.opt)
+				if err != nil {
+					return err
+				}
+				return m.Close()
+			})
+		})
+	}
+}
+
+func BenchmarkReadPFM(b *testing.B) {
+	b.Run("tets=1e6", func(b *testing.B) {
+		benchLoad(b, false, func(path string) error { _, err := ReadPFM(path); return err })
+	})
+}
+
+func BenchmarkWritePFM(b *testing.B) {
+	p := gridPFM(55, 0.001)
+	dir := b.TempDir()
+	for _, f32 := range []bool{false, true} {
+		b.Run(map[bool]string{false: "tets=1e6", true: "tets=1e6/float32"}[f32], func(b *testing.B) {
+			for b.Loop() {
+				if err := WritePFM(filepath.Join(dir, "w.pfm"), p, WriteOptions{Float32: f32}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,84 @@
+package contact
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// WriteVTK writes the surface as a legacy ASCII VTK file (version 3.0,
+// DATASET POLYDATA) that ParaView opens: POINTS in metres, the fan
+// triangles as POLYGONS (n per n-gon, counterclockwise about the normal),
+// point data SCALARS "pressure" (Pa) and cell data NORMALS "normal" (unit,
+// from B into A). Reals are written in the shortest form that reads back
+// to the same float64.
+func WriteVTK(w io.Writer, s *Surface) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	tris := s.Triangles(nil)
+	nv, nt := len(s.Vertices)/3, len(tris)/3
+	fmt.Fprintf(bw, "# vtk DataFile Version 3.0\npfmesh contact surface\nASCII\nDATASET POLYDATA\nPOINTS %d double\n", nv)
+	writeReals(bw, s.Vertices, 3)
+	fmt.Fprintf(bw, "POLYGONS %d %d\n", nt, 4*nt)
+	var line []byte
+	for t := range nt {
+		line = append(line[:0], '3')
+		for _, v := range tris[3*t : 3*t+3] {
+			line = strconv.AppendInt(append(line, ' '), int64(v), 10)
+		}
+		bw.Write(append(line, '\n'))
+	}
+	fmt.Fprintf(bw, "POINT_DATA %d\nSCALARS pressure double 1\nLOOKUP_TABLE default\n", nv)
+	writeReals(bw, s.Pressure, 1)
+	fmt.Fprintf(bw, "CELL_DATA %d\nNORMALS normal double\n", nt)
+	for i := range s.NumPolygons() {
+		for range s.Start[i+1] - 1 - s.Start[i] {
+			writeReals(bw, s.Normals[3*i:3*i+3], 3)
+		}
+	}
+	return bw.Flush()
+}
+
+// writeReals writes v, per values to a line.
+func writeReals(bw *bufio.Writer, v []float64, per int) {
+	var line []byte
+	for i := 0; i < len(v); i += per {
+		line = line[:0]
+		for k, x := range v[i : i+per] {
+			if k > 0 {
+				line = append(line, ' ')
+			}
+			line = strconv.AppendFloat(line, x, 'g', -1, 64)
+		}
+		bw.Write(append(line, '\n'))
+	}
+}
+
+// WriteVTKFile writes the surface to path as WriteVTK does, through a
+// temporary file in the same directory renamed into place, so path never
+// holds a partial file.
+func WriteVTKFile(path string, s *Surface) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("contact: write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			err = fmt.Errorf("contact: write %s: %w", path, err)
+		}
+	}()
+	if err = WriteVTK(f, s); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

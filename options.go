@@ -1,0 +1,126 @@
+package pfmesh
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/pfmesh/pfmesh/format"
+)
+
+// Options controls Build. The zero value of every field but Modulus (or
+// Youngs and Poisson) selects a documented default.
+type Options struct {
+	// Input.
+	Units  string  `json:"units"`            // length unit of the input file: "m" (default), "mm", "cm", "in"
+	Scale  float64 `json:"scale,omitempty"`  // extra factor applied after Units; 0 means 1
+	Repair bool    `json:"repair,omitempty"` // fill small holes, drop tiny components, fix orientation
+
+	// Pressure field p0 = E·g(ε).
+	Modulus     float64                `json:"modulus"`                // E, Pa
+	Youngs      float64                `json:"youngs,omitempty"`       // Young's modulus Y, Pa: E = (1−ν)Y/((1+ν)(1−2ν)) (elastic foundation)
+	Poisson     float64                `json:"poisson,omitempty"`      // Poisson ratio ν, with Youngs
+	Mapping     format.PressureMapping `json:"mapping"`                // g: format.Linear (default) or format.Log
+	PressureCap float64                `json:"pressure_cap,omitempty"` // Log only: the largest p0, Pa; 0 means 100·E
+	Dissipation float64                `json:"dissipation"`            // default Hunt–Crossley dissipation stored in the file, s/m
+	Friction    float64                `json:"friction"`               // default Coulomb friction coefficient stored in the file
+
+	// The 1-set, where ε = 1.
+	CoreFile  string  `json:"core_file,omitempty"`  // a closed surface file inside the part; "" for the medial core
+	CoreDepth float64 `json:"core_depth,omitempty"` // rigid core: ε = 1 deeper than this, m; 0 for the medial core
+
+	// Tetrahedralization.
+	Mesher     string  `json:"mesher"`                // "auto" (default), "exact" or "robust"
+	Quality    float64 `json:"quality,omitempty"`     // radius-edge bound; 0 means 2.0
+	MaxVolume  float64 `json:"max_volume,omitempty"`  // largest tet volume, m³; 0: none
+	EdgeLength float64 `json:"edge_length,omitempty"` // largest edge length, m; 0: none
+	Coarse     bool    `json:"coarse,omitempty"`      // fewest tets: surface vertices plus what the field needs
+	Tolerance  float64 `json:"tolerance,omitempty"`   // robust path: Hausdorff bound, m; 0 means 1e-3 of the bbox diagonal
+
+	// Solver.
+	SolverTolerance float64 `json:"solver_tolerance,omitempty"` // relative residual; 0 means 1e-10
+
+	// Output.
+	Float32 bool `json:"float32,omitempty"` // store positions and ε as float32
+	NoBVH   bool `json:"no_bvh,omitempty"`  // omit the prebuilt BVH section
+
+	// Progress, if not nil, is called with the current stage and the
+	// fraction of it done.
+	Progress func(stage string, done float64) `json:"-"`
+}
+
+// Mesher names.
+const (
+	MesherAuto   = "auto"
+	MesherExact  = "exact"
+	MesherRobust = "robust"
+)
+
+// withDefaults checks o and fills in defaults.
+func (o Options) withDefaults() (Options, error) {
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
+	for name, v := range map[string]float64{
+		"modulus": o.Modulus, "youngs": o.Youngs, "pressure cap": o.PressureCap, "dissipation": o.Dissipation,
+		"friction": o.Friction, "core depth": o.CoreDepth, "quality": o.Quality, "max volume": o.MaxVolume,
+		"edge length": o.EdgeLength, "tolerance": o.Tolerance, "solver tolerance": o.SolverTolerance, "scale": o.Scale,
+	} {
+		if bad(v) {
+			return o, fmt.Errorf("%s %g: must be finite and not negative", name, v)
+		}
+	}
+	switch {
+	case o.Youngs > 0 && o.Modulus > 0:
+		return o, errors.New("give either the modulus E or Young's modulus and Poisson's ratio, not both")
+	case o.Youngs > 0:
+		if !(o.Poisson > -1 && o.Poisson < 0.5) {
+			return o, fmt.Errorf("Poisson's ratio %g: must lie in (−1, 0.5)", o.Poisson)
+		}
+		if o.CoreDepth == 0 {
+			return o, errors.New("Young's modulus and Poisson's ratio describe an elastic foundation: give its layer thickness as the core depth")
+		}
+		o.Modulus = (1 - o.Poisson) * o.Youngs / ((1 + o.Poisson) * (1 - 2*o.Poisson))
+	case o.Modulus == 0:
+		return o, errors.New("the modulus E is required (Pa), e.g. 1e6")
+	}
+	if o.CoreFile != "" && o.CoreDepth > 0 {
+		return o, errors.New("give either a core file or a core depth, not both")
+	}
+	switch o.Mapping {
+	case format.Linear:
+		if o.PressureCap != 0 {
+			return o, errors.New("a pressure cap applies only to the log pressure mapping")
+		}
+	case format.Log:
+		if o.PressureCap == 0 {
+			o.PressureCap = 100 * o.Modulus
+		}
+		if o.PressureCap <= o.Modulus {
+			return o, fmt.Errorf("pressure cap %g Pa: must exceed E = %g Pa", o.PressureCap, o.Modulus)
+		}
+	default:
+		return o, fmt.Errorf("unknown pressure mapping %d", o.Mapping)
+	}
+	switch o.Mesher {
+	case "":
+		o.Mesher = MesherAuto
+	case MesherAuto, MesherExact, MesherRobust:
+	default:
+		return o, fmt.Errorf("unknown mesher %q: want auto, exact or robust", o.Mesher)
+	}
+	if o.Quality == 0 {
+		o.Quality = 2
+	}
+	if o.Quality < 1.2 && !o.Coarse {
+		return o, fmt.Errorf("quality %g: the radius-edge bound must be at least 1.2", o.Quality)
+	}
+	if o.SolverTolerance == 0 {
+		o.SolverTolerance = 1e-10
+	}
+	if o.Units == "" {
+		o.Units = "m"
+	}
+	if o.Scale == 0 {
+		o.Scale = 1
+	}
+	return o, nil
+}

@@ -1,0 +1,339 @@
+package pfmesh
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/stuffing"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+	"github.com/pfmesh/pfmesh/laplace"
+	"github.com/pfmesh/pfmesh/medial"
+	"github.com/pfmesh/pfmesh/tetgen"
+)
+
+// Build reads the surface file at path and returns its pressure-field mesh
+// and a report of every stage. Nothing is written; see Write.
+//
+// The stages: read the surface (format.ReadSurface) and diagnose it;
+// optionally repair it; clean it (weld, drop degenerate triangles, orient
+// outward); pick the mesher (the exact path for closed, manifold surfaces
+// without self-intersections, the robust path otherwise, or as forced by
+// Options.Mesher); build the 1-set (medial); tetrahedralize; solve for ε
+// (laplace); and assemble the file content.
+func Build(path string, opt Options) (*format.PFM, *Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := format.DecodeSurface(data, path, format.ReadOptions{Units: opt.Units, Scale: opt.Scale})
+	if err != nil {
+		return nil, nil, err
+	}
+	p, rep, err := BuildSurface(s, opt)
+	if err != nil {
+		return nil, rep, fmt.Errorf("%s: %w", path, err)
+	}
+	rep.Input = path
+	p.SourceSHA256 = sha256.Sum256(data)
+	if p.BuildReport, err = json.Marshal(rep); err != nil {
+		return nil, rep, err
+	}
+	return p, rep, nil
+}
+
+// BuildSurface is Build for a surface already in memory, in metres.
+func BuildSurface(s *format.Surface, opt Options) (*format.PFM, *Report, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := &Report{Modulus: opt.Modulus, start: time.Now()}
+	progress := func(stage string) func(string, float64) {
+		if opt.Progress == nil {
+			return nil
+		}
+		return func(sub string, done float64) { opt.Progress(stage+" "+sub, done) }
+	}
+	report := func(stage string, done float64) {
+		if opt.Progress != nil {
+			opt.Progress(stage, done)
+		}
+	}
+
+	report("check", 0)
+	rep.Surface = format.Diagnose(s)
+	if opt.Repair {
+		s, rep.Repairs = format.Repair(s, format.RepairOptions{})
+		rep.Surface = format.Diagnose(s)
+	}
+	verdict := rep.Surface.Verdict
+	clean, cleanRep := format.Clean(s, format.CleanOptions{})
+	rep.Clean = cleanRep
+	rep.stage("check", fmt.Sprintf("%d triangles, %s", s.NumTriangles(), verdictLine(verdict)))
+
+	switch {
+	case verdict.Path == format.PathRefuse:
+		return nil, rep, fmt.Errorf("cannot mesh this surface: %s", strings.Join(verdict.Reasons, "; "))
+	case opt.Mesher == MesherExact && verdict.Path != format.PathExact:
+		return nil, rep, fmt.Errorf("the exact mesher needs a closed, manifold surface without self-intersections: %s (try --mesher robust or --repair)", strings.Join(verdict.Reasons, "; "))
+	case opt.Mesher == MesherRobust || (opt.Mesher == MesherAuto && verdict.Path == format.PathRobust):
+		rep.Mesher = MesherRobust
+	default:
+		rep.Mesher = MesherExact
+	}
+	rep.MesherReasons = verdict.Reasons
+
+	var coreFile *format.Surface
+	if opt.CoreFile != "" {
+		if coreFile, err = format.ReadSurface(opt.CoreFile, format.ReadOptions{Units: opt.Units, Scale: opt.Scale}); err != nil {
+			return nil, rep, fmt.Errorf("core: %w", err)
+		}
+		coreFile, _ = format.Clean(coreFile, format.CleanOptions{})
+	}
+
+	var mesh *tetmesh.Mesh
+	if rep.Mesher == MesherExact {
+		mesh, err = buildExact(clean, coreFile, opt, rep, progress)
+	} else {
+		mesh, err = buildRobust(s, coreFile, opt, rep, progress)
+	}
+	if err != nil {
+		return nil, rep, err
+	}
+	rep.Vertices, rep.Tets = mesh.NumVertices(), mesh.NumTets()
+	q := tetmesh.MeasureQuality(mesh)
+	rep.MinDihedral, rep.MaxDihedral, rep.MaxRadiusEdge = q.MinDihedral, q.MaxDihedral, q.MaxRadiusEdge
+
+	field, err := laplace.Solve(mesh, laplace.Options{Tolerance: opt.SolverTolerance, Progress: progress("solve")})
+	if err != nil {
+		return nil, rep, fmt.Errorf("solving for ε: %w", err)
+	}
+	rep.Solver = SolverReport{Iterations: field.Iterations, Residual: field.Residual, Unknowns: field.Unknowns}
+	rep.EpsMin, rep.EpsMax = minMax(field.Epsilon)
+	rep.stage("solve", fmt.Sprintf("%d unknowns, %d CG iterations, residual %.2g", field.Unknowns, field.Iterations, field.Residual))
+
+	p := assemble(mesh, field, opt)
+	if p.BuildParams, err = json.Marshal(opt); err != nil {
+		return nil, rep, err
+	}
+	if p.BuildReport, err = json.Marshal(rep); err != nil {
+		return nil, rep, err
+	}
+	report("done", 1)
+	return p, rep, nil
+}
+
+// buildExact meshes a clean closed surface with tetgen.Build, the 1-set
+// conformed to.
+func buildExact(clean, coreFile *format.Surface, opt Options, rep *Report, progress func(string) func(string, float64)) (*tetmesh.Mesh, error) {
+	core, err := buildCore(clean, coreFile, opt, progress)
+	if err != nil {
+		return nil, err
+	}
+	rep.Core = core.Stats
+	rep.stage("core", coreLine(core))
+	mesh, mrep, err := tetgen.Build(clean, tetgen.Options{
+		Quality:     opt.Quality,
+		MaxVolume:   opt.MaxVolume,
+		EdgeLength:  opt.EdgeLength,
+		Coarse:      opt.Coarse,
+		Points:      core.Points,
+		PointTags:   coreTags(core.Points),
+		CoreSurface: core.Surface,
+		Core:        core.Inside,
+		Sizing:      core.Sizing,
+		Progress:    progress("mesh"),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("meshing: %w", err)
+	}
+	rep.ExactMesh = mrep
+	rep.stage("mesh", fmt.Sprintf("exact path: %d tets, %d vertices, %d Steiner points", mrep.Tets, mrep.Vertices,
+		mrep.SteinerSegment+mrep.SteinerFacet+mrep.SteinerVolume+mrep.VoidSplits))
+	return mesh, nil
+}
+
+// buildRobust meshes any surface on the robust path. The 1-set needs a
+// closed surface, which a dirty input is not, so the solid is meshed once
+// to find its boundary, the 1-set is built on that boundary, and the solid
+// is meshed again resolving the 1-set.
+func buildRobust(s, coreFile *format.Surface, opt Options, rep *Report, progress func(string) func(string, float64)) (*tetmesh.Mesh, error) {
+	sopt := stuffing.Options{Tolerance: opt.Tolerance, EdgeLength: opt.EdgeLength, MaxVolume: opt.MaxVolume, Progress: progress("mesh (solid)")}
+	first, _, err := stuffing.Build(s, sopt)
+	if err != nil {
+		return nil, fmt.Errorf("meshing (robust path): %w", err)
+	}
+	nbr, _ := tetmesh.Neighbors(first.Tets, first.NumVertices())
+	boundary := &format.Surface{Positions: first.Positions, Triangles: tetmesh.BoundaryFaces(first.Tets, nbr)}
+	core, err := buildCore(boundary, coreFile, opt, progress)
+	if err != nil {
+		return nil, err
+	}
+	rep.Core = core.Stats
+	rep.stage("core", coreLine(core))
+	sopt.Core, sopt.Sizing, sopt.Progress = core.Inside, core.Sizing, progress("mesh")
+	mesh, mrep, err := stuffing.Build(s, sopt)
+	if err != nil {
+		return nil, fmt.Errorf("meshing (robust path): %w", err)
+	}
+	rep.RobustMesh = mrep
+	rep.stage("mesh", fmt.Sprintf("robust path: %d tets, %d vertices, Hausdorff %.3g m (target %.3g m)",
+		mrep.Tets, mrep.Vertices, max(mrep.HausdorffIn, mrep.HausdorffOut), mrep.Tolerance))
+	return mesh, nil
+}
+
+func buildCore(body, coreFile *format.Surface, opt Options, progress func(string) func(string, float64)) (*medial.Core, error) {
+	mopt := medial.Options{Mode: medial.Medial, Progress: progress("core")}
+	switch {
+	case coreFile != nil:
+		mopt.Mode, mopt.CoreFile = medial.File, coreFile
+	case opt.CoreDepth > 0:
+		mopt.Mode, mopt.Depth = medial.Depth, opt.CoreDepth
+	}
+	core, err := medial.Build(body, mopt)
+	if err != nil {
+		return nil, fmt.Errorf("core: %w", err)
+	}
+	return core, nil
+}
+
+func coreTags(points []float64) []tetmesh.Tag {
+	tags := make([]tetmesh.Tag, len(points)/3)
+	for i := range tags {
+		tags[i] = tetmesh.Core
+	}
+	return tags
+}
+
+// assemble gathers the mesh and field into the file content.
+func assemble(m *tetmesh.Mesh, f *laplace.Field, opt Options) *format.PFM {
+	nbr, _ := tetmesh.Neighbors(m.Tets, m.NumVertices())
+	p := &format.PFM{
+		Header: format.Header{
+			Modulus:     opt.Modulus,
+			Mapping:     opt.Mapping,
+			PressureCap: opt.PressureCap,
+			Dissipation: opt.Dissipation,
+			Friction:    opt.Friction,
+		},
+		Positions: m.Positions,
+		Tets:      m.Tets,
+		Epsilon:   f.Epsilon,
+		Gradient:  f.Gradient,
+		Tags:      m.Tags,
+		Boundary:  tetmesh.BoundaryFaces(m.Tets, nbr),
+	}
+	if !opt.NoBVH {
+		p.BVH = format.NewBVH(m.Positions, m.Tets, 0)
+	}
+	return p
+}
+
+// Write writes p to path atomically (complete or not at all) as Build's
+// options ask (float32 storage), and returns the file size.
+func Write(path string, p *format.PFM, opt Options) (int64, error) {
+	if err := format.WritePFM(path, p, format.WriteOptions{Float32: opt.Float32}); err != nil {
+		return 0, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+func minMax(x []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range x {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// Report says what Build did, stage by stage. It is stored as JSON in the
+// .pfm file's build report; the field names are stable.
+type Report struct {
+	Input         string              `json:"input,omitempty"`
+	Surface       *format.Report      `json:"surface"`
+	Clean         *format.CleanReport `json:"clean"`
+	Repairs       []format.Change     `json:"repairs,omitempty"`
+	Mesher        string              `json:"mesher"`
+	MesherReasons []string            `json:"mesher_reasons,omitempty"`
+	Core          medial.Stats        `json:"core"`
+	ExactMesh     *tetgen.Report      `json:"exact_mesh,omitempty"`
+	RobustMesh    *stuffing.Report    `json:"robust_mesh,omitempty"`
+	Vertices      int                 `json:"vertices"`
+	Tets          int                 `json:"tets"`
+	MinDihedral   float64             `json:"min_dihedral_deg"`
+	MaxDihedral   float64             `json:"max_dihedral_deg"`
+	MaxRadiusEdge float64             `json:"max_radius_edge"`
+	Solver        SolverReport        `json:"solver"`
+	EpsMin        float64             `json:"eps_min"`
+	EpsMax        float64             `json:"eps_max"`
+	Modulus       float64             `json:"modulus_pa"`
+	Stages        []Stage             `json:"stages"`
+
+	start, last time.Time
+}
+
+// SolverReport is the outcome of the Laplace solve.
+type SolverReport struct {
+	Unknowns   int     `json:"unknowns"`
+	Iterations int     `json:"iterations"`
+	Residual   float64 `json:"residual"`
+}
+
+// Stage is one step of a build with its wall time.
+type Stage struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+	Detail  string  `json:"detail"`
+}
+
+// stage records that the named stage has just finished.
+func (r *Report) stage(name, detail string) {
+	now := time.Now()
+	from := r.last
+	if from.IsZero() {
+		from = r.start
+	}
+	r.last = now
+	r.Stages = append(r.Stages, Stage{Name: name, Seconds: now.Sub(from).Seconds(), Detail: detail})
+}
+
+// AddStage records a stage run outside Build, such as writing the file.
+func (r *Report) AddStage(name string, d time.Duration, detail string) {
+	r.Stages = append(r.Stages, Stage{Name: name, Seconds: d.Seconds(), Detail: detail})
+}
+
+// Summary is the one-line result the CLI prints for a build.
+func (r *Report) Summary(output string, wall time.Duration) string {
+	return fmt.Sprintf("%s: %d tets, %d vertices, ε %.3g…%.3g, min dihedral %.1f°, %d CG iterations (residual %.1e), %.2f s",
+		output, r.Tets, r.Vertices, r.EpsMin, r.EpsMax, r.MinDihedral, r.Solver.Iterations, r.Solver.Residual, wall.Seconds())
+}
+
+// WriteStages prints one line per stage: name, time and what it did.
+func (r *Report) WriteStages(w io.Writer) {
+	for _, s := range r.Stages {
+		fmt.Fprintf(w, "  %-6s %7.3f s  %s\n", s.Name, s.Seconds, s.Detail)
+	}
+}
+
+func verdictLine(v format.Verdict) string {
+	line := string(v.Path) + " path"
+	if len(v.Reasons) > 0 {
+		line += ": " + strings.Join(v.Reasons, "; ")
+	}
+	return line
+}
+
+func coreLine(c *medial.Core) string {
+	return fmt.Sprintf("%s core: %d core points", c.Mode, c.Stats.Points)
+}

@@ -52,8 +52,12 @@ type Report struct {
 	// components); absent otherwise.
 	Genus *int `json:"genus,omitempty"`
 
-	Area     float64    `json:"area"`     // m²
-	Volume   float64    `json:"volume"`   // signed enclosed volume, m³; negative when inside out
+	Area float64 `json:"area"` // m²
+	// Volume is the signed enclosed volume in m³, negative when inside
+	// out: the sum over triangles of the tetrahedra they span with the
+	// bounding-box centre. It is exact only for a closed surface; for an
+	// open one it depends on that reference point.
+	Volume   float64    `json:"volume"`
 	BBoxMin  [3]float64 `json:"bbox_min"` // m
 	BBoxMax  [3]float64 `json:"bbox_max"` // m
 	Diagonal float64    `json:"diagonal"` // of the bounding box, m

@@ -129,7 +129,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("              - triangles %d and %d", pr[0], pr[1])
 	}
 	p("area:         %.6g m²", r.Area)
-	p("volume:       %.6g m³", r.Volume)
+	if r.Closed {
+		p("volume:       %.6g m³", r.Volume)
+	} else {
+		p("volume:       ≈%.6g m³ (not closed: measured from the bounding-box centre)", r.Volume)
+	}
 	p("bounding box: [%.6g %.6g %.6g] to [%.6g %.6g %.6g], diagonal %.6g m",
 		r.BBoxMin[0], r.BBoxMin[1], r.BBoxMin[2], r.BBoxMax[0], r.BBoxMax[1], r.BBoxMax[2], r.Diagonal)
 	return b.Flush()

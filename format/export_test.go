@@ -195,11 +195,7 @@ func TestWriteVTK(t *testing.T) {
 func TestWriteVTKDrakeSliver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 200000 {
-		s := make([]float64, 12)
-		for v := range 4 {
-			x, y := float64(rng.Uint32()>>2)/(1<<30), float64(rng.Uint32()>>2)/(1<<30)
-			s[3*v], s[3*v+1], s[3*v+2] = x, y, x+y
-		}
+		s := randomCoplanar(rng)
 		dir := math.Inf(2*rng.IntN(2) - 1)
 		for range 1 + rng.IntN(2) {
 			s[11] = math.Nextafter(s[11], dir)

@@ -90,3 +90,25 @@ func BenchmarkWritePFM(b *testing.B) {
 		})
 	}
 }
+
+// TestBenchFiles writes the benchmark mesh as .pfm, .vtu and .vtk into
+// $PFMESH_BENCH_OUT for bench/pfm/run.sh, which times peer readers on
+// them; without that variable it does nothing.
+func TestBenchFiles(t *testing.T) {
+	dir := os.Getenv("PFMESH_BENCH_OUT")
+	if dir == "" {
+		t.Skip("PFMESH_BENCH_OUT not set")
+	}
+	p := gridPFM(55, 0.001)
+	if err := WritePFM(filepath.Join(dir, "box.pfm"), p, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePFM(filepath.Join(dir, "box32.pfm"), p, WriteOptions{Float32: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"box.vtu", "box.vtk"} {
+		if err := Export(filepath.Join(dir, name), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

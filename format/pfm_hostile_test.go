@@ -277,6 +277,17 @@ func TestReadPFMHostile(t *testing.T) {
 	}
 }
 
+// randomCoplanar returns four random points exactly on the plane
+// z = x + y: x and y are 30-bit fractions, so their sum is exact.
+func randomCoplanar(rng *rand.Rand) []float64 {
+	q := make([]float64, 12)
+	for v := range 4 {
+		x, y := float64(rng.Uint32()>>2)/(1<<30), float64(rng.Uint32()>>2)/(1<<30)
+		q[3*v], q[3*v+1], q[3*v+2] = x, y, x+y
+	}
+	return q
+}
+
 // coplanarQuad returns four points on the plane z = x + y (exactly: the
 // coordinates are 30-bit fractions, so the sums are exact) whose
 // floating-point orientation determinant rounds to a positive value.
@@ -287,12 +298,7 @@ func coplanarQuad(t testing.TB) []float64 {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 100000 {
-		q := make([]float64, 12)
-		for v := range 4 {
-			x, y := float64(rng.Uint32()>>2)/(1<<30), float64(rng.Uint32()>>2)/(1<<30)
-			q[3*v], q[3*v+1], q[3*v+2] = x, y, x+y
-		}
-		if naive(q) > 0 {
+		if q := randomCoplanar(rng); naive(q) > 0 {
 			return q
 		}
 	}
@@ -311,31 +317,34 @@ func TestReadPFMExactOrientation(t *testing.T) {
 	}
 }
 
-// TestBVHDepth checks the depth limit with a caterpillar tree (each inner
-// node's left child a one-tet leaf) over 162 tets, valid in every other
-// respect: refused at depth 64, accepted at 63.
+// caterpillarBVH returns a tree over nt tets, all inside box, in which
+// each of the first inner nodes has a one-tet leaf as its left child: its
+// deepest leaf is at depth inner.
+func caterpillarBVH(nt, inner int, box []float64) *BVH {
+	b := &BVH{}
+	for i := range inner {
+		b.Nodes = append(b.Nodes, int32(2*i+2), 0, int32(i), 1)
+	}
+	b.Nodes = append(b.Nodes, int32(inner), int32(nt-inner))
+	for range len(b.Nodes) / 2 {
+		b.Bounds = append(b.Bounds, box...)
+	}
+	for i := range nt {
+		b.Items = append(b.Items, int32(i))
+	}
+	return b
+}
+
+// TestBVHDepth checks the depth limit with caterpillar trees over 162
+// tets, valid in every other respect: refused at depth 64, accepted at 63.
 func TestBVHDepth(t *testing.T) {
 	p := gridPFM(3, 1)
 	box := []float64{0, 0, 0, 3, 3, 3}
-	caterpillar := func(inner int) *BVH {
-		b := &BVH{}
-		for i := range inner {
-			b.Nodes = append(b.Nodes, int32(2*i+2), 0, int32(i), 1)
-		}
-		b.Nodes = append(b.Nodes, int32(inner), int32(p.NumTets()-inner))
-		for range len(b.Nodes) / 2 {
-			b.Bounds = append(b.Bounds, box...)
-		}
-		for i := range p.NumTets() {
-			b.Items = append(b.Items, int32(i))
-		}
-		return b
-	}
-	p.BVH = caterpillar(63) // deepest leaf at depth 63
+	p.BVH = caterpillarBVH(p.NumTets(), 63, box)
 	if err := p.Validate(); err != nil {
 		t.Errorf("depth 63: %v", err)
 	}
-	p.BVH = caterpillar(64)
+	p.BVH = caterpillarBVH(p.NumTets(), 64, box)
 	if err := p.Validate(); !errors.Is(err, ErrPFMInvalid) {
 		t.Errorf("depth 64: err = %v, want ErrPFMInvalid", err)
 	}

@@ -78,6 +78,24 @@ func damagedFixtures(t *testing.T) []struct {
 		le.PutUint64(pos[8*i:], math.Float64bits(v))
 	}
 	refix(coplanar)
+	// A BVH too deep for a 64-entry traversal stack, in an otherwise valid
+	// file: the writer would refuse it, so it is laid out here.
+	deep := gridPFM(3, 1)
+	deep.BVH = nil
+	plain := encode(t, deep, WriteOptions{})
+	l, err := parsePFMLayout(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secs []pfmSection
+	var payload [][]byte
+	for _, s := range l.sections {
+		secs, payload = append(secs, s), append(payload, plain[s.offset:s.offset+s.length])
+	}
+	cat := caterpillarBVH(deep.NumTets(), 64, []float64{0, 0, 0, 3, 3, 3})
+	secs = append(secs, pfmSection{id: SectionBVHBounds}, pfmSection{id: SectionBVHNodes}, pfmSection{id: SectionBVHItems})
+	payload = append(payload, pfmLEBytes(cat.Bounds), pfmLEBytes(cat.Nodes), pfmLEBytes(cat.Items))
+	tooDeep := assemble(plain[:pfmHeaderSize], secs, payload)
 	return []struct {
 		name, want string
 		data       []byte
@@ -107,6 +125,7 @@ func damagedFixtures(t *testing.T) []struct {
 		})},
 		{"bbox", "bounding box", damage(false, func(d []byte) { le.PutUint64(d[pfmOffBBox:], math.Float64bits(-1)) })},
 		{"coplanar", "positive", coplanar},
+		{"bvh-depth", "deeper", tooDeep},
 	}
 }
 
@@ -139,6 +158,9 @@ func checkReader(t *testing.T, argv []string, env []string) {
 		compareDump(t, f.name, out, want, f.opt.Float32)
 	}
 	for _, d := range damagedFixtures(t) {
+		if _, err := pfmDecode(d.data, pfmDecodeOptions{}); err == nil {
+			t.Errorf("damaged %s: the Go reader accepts it", d.name)
+		}
 		path := filepath.Join(dir, "bad-"+d.name+".pfm")
 		if err := os.WriteFile(path, d.data, 0o644); err != nil {
 			t.Fatal(err)

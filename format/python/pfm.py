@@ -475,10 +475,67 @@ class _Reader:
             t = first(bad)
             self.fail("invalid", "tet %d (vertices %d %d %d %d): volume is not positive" % ((t,) + tuple(m.tets[t].tolist())))
         if nn:
-            tets = m.tets
-            self.check_bvh(m, nn, lambda t: p[tets[t]].tolist(), lambda i: m.bvh_bounds[i].tolist(),
-                           lambda i: tuple(m.bvh_nodes[i].tolist()), m.bvh_items.tolist())
-        self.check_bbox(m, [p[:, k].tolist() for k in range(3)])
+            self.check_bvh_numpy(m, nn)
+        got = tuple(p.min(axis=0).tolist()) + tuple(p.max(axis=0).tolist())
+        if got != tuple(m.bbox):
+            self.fail("invalid", "header bounding box %r differs from the positions' %r" % (tuple(m.bbox), got))
+
+    def check_bvh_numpy(self, m, nn):
+        """check_bvh's rules, vectorized; the first failure in index order
+        of each rule is reported."""
+        np, nt = self.np, m.num_tets
+        bounds, first, count = m.bvh_bounds, m.bvh_nodes[:, 0].astype(np.int64), m.bvh_nodes[:, 1].astype(np.int64)
+        idx = np.arange(nn)
+
+        def fail_at(mask, msg):
+            if mask.any():
+                self.fail("invalid", msg % int(np.argmax(mask)))
+
+        fail_at(~(np.isfinite(bounds).all(axis=1) & (bounds[:, :3] <= bounds[:, 3:]).all(axis=1)),
+                "BVH node %d: box is not finite with min <= max")
+        fail_at(count < 0, "BVH node %d: negative count")
+        inner = count == 0
+        fail_at(inner & ((first <= idx + 1) | (first >= nn)), "BVH node %d: right child out of order or range")
+        children = np.concatenate([idx[inner] + 1, first[inner]])
+        parents = np.bincount(children, minlength=nn)
+        fail_at(parents[1:] != 1, "BVH node %d: not the child of exactly one node")
+        if parents[0]:
+            self.fail("invalid", "BVH node 0: the root is a child")
+        depth = np.full(nn, -1)
+        depth[0] = 0
+        level = np.array([0])
+        for d in range(64):
+            level = level[inner[level]]
+            if level.size == 0:
+                break
+            if d + 1 > 63:
+                self.fail("invalid", "BVH node %d: deeper than 63 levels" % int(level[0]))
+            level = np.concatenate([level + 1, first[level]])
+            depth[level] = d + 1
+        leaves = idx[~inner]
+        starts = np.concatenate([[0], np.cumsum(count[leaves])[:-1]])
+        bad = (first[leaves] != starts) | (starts + count[leaves] > nt)
+        if bad.any():
+            self.fail("invalid", "BVH leaf %d: items do not continue the previous leaf's" % int(leaves[np.argmax(bad)]))
+        if count[leaves].sum() != nt:
+            self.fail("invalid", "BVH: leaves hold %d items of %d" % (int(count[leaves].sum()), nt))
+        items = m.bvh_items.astype(np.int64)
+        fail_at(items >= nt, "BVH item %d: tet out of range")
+        fail_at(np.bincount(items, minlength=nt) != 1, "BVH: tet %d is not listed exactly once")
+        par = idx[inner]
+        for ch in (par + 1, first[inner]):
+            bad = (bounds[ch, :3] < bounds[par, :3]).any(axis=1) | (bounds[ch, 3:] > bounds[par, 3:]).any(axis=1)
+            if bad.any():
+                self.fail("invalid", "BVH node %d: box does not contain a child's" % int(par[np.argmax(bad)]))
+        leaf_of = np.repeat(leaves, count[leaves])
+        step = 1 << 18
+        for lo in range(0, nt, step):
+            box = bounds[leaf_of[lo:lo + step]][:, None, :]
+            pts = m.positions[m.tets[items[lo:lo + step]]]
+            bad = ((pts < box[:, :, :3]) | (pts > box[:, :, 3:])).any(axis=(1, 2))
+            if bad.any():
+                j = lo + int(np.argmax(bad))
+                self.fail("invalid", "BVH leaf %d: box does not contain tet %d" % (int(leaf_of[j]), int(items[j])))
 
     def check_bvh(self, m, nn, tet_points, box, node, items):
         nt = m.num_tets

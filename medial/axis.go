@@ -1,0 +1,343 @@
+package medial
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/bvh"
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// Axis is a sampled medial axis: medial balls (largest inscribed balls
+// touching the surface at a sample), merged where they nearly coincide,
+// each marked kept or pruned by the filter and, when kept, with the local
+// codimension of the axis around it and the core fraction α it gets.
+type Axis struct {
+	Centres    []float64 // x, y, z per ball
+	Radii      []float64
+	Contacts   []float64 // the surface sample each ball was grown from (xyz)
+	Separation []float64 // separation angle θ at the centre between the two contacts, radians
+	Weight     []int32   // surface samples merged into the ball
+	// Support is the radius of the largest ball whose centre lies within
+	// √3 of its own radius of this ball's centre (this ball included): the
+	// reference scale of the filter.
+	Support []float64
+	Kept    []bool
+	// Codim is the local codimension m of the kept axis (3 at a point, 2
+	// along a curve, 1 on a sheet, in between where it changes), from the
+	// principal spreads of the kept centres within 1.5 radii. 0 if pruned.
+	Codim []float64
+	// Alpha is the core fraction: the 1-set reaches depth (1−α)·r below the
+	// surface inside this ball. 0 if pruned.
+	Alpha []float64
+	// Samples is the number of surface samples the balls were grown from.
+	Samples int
+
+	samplePts   []geom.Vec // per surface sample
+	sampleBalls []ball     // the ball grown from each sample
+	sampleBall  []int32    // the merged ball each sample went to
+}
+
+// NumBalls returns the number of (merged) medial balls.
+func (a *Axis) NumBalls() int { return len(a.Radii) }
+
+// Centre returns the centre of ball i.
+func (a *Axis) Centre(i int) geom.Vec { return geom.At(a.Centres, int32(i)) }
+
+// Parameters of the medial axis; see docs/field.md for how they were
+// chosen.
+const (
+	// sampleSpacing is the surface sample spacing relative to the medial
+	// radius found there.
+	sampleSpacing = 1.0
+	// initialSamples sets the first, uniform sample spacing from the area.
+	initialSamples = 256
+	// mergeFraction: a ball whose centre lies within this fraction of its
+	// radius from a larger kept representative is merged into it.
+	mergeFraction = 0.5
+	// supportReach is κ: a ball of radius R supports the balls whose centres
+	// lie within κR of its centre. √3 reaches the corners of a box from the
+	// ball inscribed in them.
+	supportReach = 1.7320508075688772
+	// pcaReach is the neighbourhood radius, in radii, of the codimension
+	// estimate.
+	pcaReach = 1.5
+	// spreadLow and spreadFull: a principal spread (standard deviation over
+	// the neighbourhood radius) below spreadLow counts as no extent, above
+	// spreadFull as full extent (a uniformly filled disc gives 0.5, a
+	// segment 0.58, a half disc 0.26 across its cut, so the rim of a sheet
+	// is still a sheet).
+	spreadLow, spreadFull = 0.08, 0.25
+	// maxPasses bounds the adaptive resampling.
+	maxPasses = 4
+)
+
+// MedialAxis samples the medial axis of a closed, outward-oriented surface
+// by shrinking balls, merges near-duplicate balls, filters spurious
+// branches and estimates the local dimension of what remains.
+//
+// The filter is a scale-relative λ-medial axis (Chazal & Lieutier 2005): a
+// ball of radius r whose two contacts subtend the angle θ has closest-point
+// set of circumradius λ = r·sin(θ/2); it is kept when λ ≥ β·R*, R* being
+// its Support. Noise branches (small θ) and the sheets running into convex
+// edges and corners (r → 0 beside a large ball) fall below; plates,
+// cylinders and smooth parts (θ ≈ π, R* ≈ r) stay.
+func MedialAxis(s *format.Surface, opt Options) (*Axis, error) {
+	o, err := newSolid(s, "surface")
+	if err != nil {
+		return nil, err
+	}
+	return o.medialAxis(opt.withDefaults())
+}
+
+func (o *solid) medialAxis(opt Options) (*Axis, error) {
+	pts, balls, err := o.sampleBalls(opt)
+	if err != nil {
+		return nil, err
+	}
+	ax := mergeBalls(pts, balls)
+	ax.Samples = len(balls)
+	opt.progress("medial filter", 0)
+	ax.filter(opt.Prune)
+	ax.dimension(opt.SheetFraction)
+	opt.progress("medial filter", 1)
+	return ax, nil
+}
+
+// sampleBalls grows a medial ball from every surface sample: the smooth
+// vertices, with their pseudonormals, and points inside every triangle,
+// with its normal. Each triangle's sampling is refined until its spacing
+// is at most sampleSpacing times the lower quartile of the radii found on
+// it (or the budget is spent).
+func (o *solid) sampleBalls(opt Options) ([]geom.Vec, []ball, error) {
+	diag := o.diag()
+	nt := len(o.tris) / 3
+	spacing0 := math.Sqrt(o.area / initialSamples)
+	floor := diag * 1e-4
+	k := make([]int, nt)        // current split of each triangle
+	want := make([]int, nt)     // split wanted after the last pass
+	hint := make([]float64, nt) // first radius to try on each triangle
+	for t := range nt {
+		want[t] = o.splitFor(int32(t), spacing0)
+		hint[t] = diag
+	}
+	type tsamples struct {
+		pts   []geom.Vec
+		balls []ball
+	}
+	per := make([]tsamples, nt)
+	total := 0
+	for pass := 0; pass < maxPasses; pass++ {
+		var todo []int32
+		for t := range nt {
+			if want[t] > k[t] && geom.At(o.faceN, int32(t)) != (geom.Vec{}) {
+				todo = append(todo, int32(t))
+			}
+		}
+		if len(todo) == 0 {
+			break
+		}
+		grow := 0
+		for _, t := range todo {
+			grow += want[t]*want[t] - k[t]*k[t]
+		}
+		if total+grow > opt.MaxSamples {
+			if pass == 0 {
+				return nil, nil, fmt.Errorf("medial: surface needs %d samples at the coarsest spacing, over the budget of %d", total+grow, opt.MaxSamples)
+			}
+			break
+		}
+		opt.progress("medial axis", float64(pass)/maxPasses)
+		forEach(len(todo), func(i int) {
+			t := todo[i]
+			m := geom.Scale(-1, geom.At(o.faceN, t))
+			pts := o.trianglePoints(t, want[t], nil)
+			bs := make([]ball, len(pts))
+			guess := hint[t]
+			for j, x := range pts {
+				bs[j] = o.shrinkBall(x, m, guess, diag)
+				guess = 1.25 * bs[j].r
+			}
+			per[t] = tsamples{pts, bs}
+		})
+		for _, t := range todo {
+			total += want[t]*want[t] - k[t]*k[t]
+			k[t] = want[t]
+			radii := make([]float64, len(per[t].balls))
+			for j, b := range per[t].balls {
+				radii[j] = b.r
+			}
+			slices.Sort(radii)
+			hint[t] = 1.25 * radii[len(radii)-1]
+			// The lower quartile, not the minimum: radii fall to 0 at convex
+			// edges, whose branches the filter removes anyway.
+			q := radii[len(radii)/4]
+			want[t] = max(k[t], o.splitFor(t, max(floor, sampleSpacing*q)))
+		}
+	}
+	opt.progress("medial axis", 1)
+	pts, balls := o.vertexBalls(diag, hint)
+	for t := range per {
+		pts = append(pts, per[t].pts...)
+		balls = append(balls, per[t].balls...)
+	}
+	if len(balls) == 0 {
+		return nil, nil, fmt.Errorf("medial: surface has no triangle of positive area")
+	}
+	return pts, balls, nil
+}
+
+// vertexBalls grows a ball from every smooth vertex (see smoothing)
+// along its pseudonormal, starting from the largest hint of its
+// triangles.
+func (o *solid) vertexBalls(diag float64, hint []float64) ([]geom.Vec, []ball) {
+	first := make([]float64, len(o.pos)/3)
+	for i, v := range o.tris {
+		first[v] = max(first[v], hint[i/3])
+	}
+	var smooth []int32
+	for v, ok := range o.smoothVertex {
+		if ok {
+			smooth = append(smooth, int32(v))
+		}
+	}
+	pts := make([]geom.Vec, len(smooth))
+	balls := make([]ball, len(smooth))
+	forEach(len(smooth), func(i int) {
+		v := smooth[i]
+		n := geom.At(o.vertN, v)
+		pts[i] = geom.At(o.pos, v)
+		balls[i] = o.shrinkBall(pts[i], geom.Scale(-1/geom.Norm(n), n), first[v], diag)
+	})
+	return pts, balls
+}
+
+// mergeBalls merges, largest first, every ball whose centre lies within
+// mergeFraction of its radius of an already-kept larger ball's centre, so
+// that the axis is sampled at a spacing tied to the local radius whatever
+// the surface sampling (all the balls of a sphere's samples merge into one).
+func mergeBalls(pts []geom.Vec, balls []ball) *Axis {
+	order := make([]int32, len(balls))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(balls[b].r, balls[a].r), cmp.Compare(a, b))
+	})
+	ax := &Axis{sampleBall: make([]int32, len(balls))}
+	grid := newScaleGrid()
+	for _, i := range order {
+		b := balls[i]
+		if j := grid.nearest(b.c, mergeFraction*b.r); j >= 0 {
+			ax.Weight[j]++
+			ax.Separation[j] = max(ax.Separation[j], b.sep)
+			ax.sampleBall[i] = j
+			continue
+		}
+		ax.sampleBall[i] = grid.add(b.c, mergeFraction*b.r)
+		ax.Centres = append(ax.Centres, b.c[:]...)
+		ax.Radii = append(ax.Radii, b.r)
+		ax.Contacts = append(ax.Contacts, pts[i][:]...)
+		ax.Separation = append(ax.Separation, b.sep)
+		ax.Weight = append(ax.Weight, 1)
+	}
+	ax.samplePts, ax.sampleBalls = pts, balls
+	return ax
+}
+
+// filter computes Support and Kept.
+func (a *Axis) filter(beta float64) {
+	n := a.NumBalls()
+	support := newBallIndex(a, nil, supportReach)
+	a.Support = make([]float64, n)
+	a.Kept = make([]bool, n)
+	forEach(n, func(i int) {
+		s := a.Radii[support.largest(a.Centre(i))]
+		a.Support[i] = s
+		// A ball supported by no larger one is a local maximum of the radius,
+		// the middle of a part: always kept.
+		a.Kept[i] = a.Radii[i] == s || a.Radii[i]*math.Sin(a.Separation[i]/2) >= beta*s
+	})
+}
+
+// dimension estimates Codim and Alpha for the kept balls from the weighted
+// principal spreads of the kept centres within pcaReach radii.
+func (a *Axis) dimension(alphaMin float64) {
+	n := a.NumBalls()
+	var kept []int32
+	for i := range n {
+		if a.Kept[i] {
+			kept = append(kept, int32(i))
+		}
+	}
+	boxes := make([]float64, 6*len(kept))
+	for j, i := range kept {
+		c := a.Centre(int(i))
+		copy(boxes[6*j:], c[:])
+		copy(boxes[6*j+3:], c[:])
+	}
+	tree := bvh.Build(boxes, 4)
+	a.Codim = make([]float64, n)
+	a.Alpha = make([]float64, n)
+	forEach(len(kept), func(j int) {
+		i := int(kept[j])
+		c, reach := a.Centre(i), pcaReach*a.Radii[i]
+		var w float64
+		var mean geom.Vec
+		var cov [6]float64
+		// Two passes (mean, then covariance about it) for accuracy.
+		visit := func(f func(p geom.Vec, wt float64)) {
+			tree.Query([6]float64{c[0] - reach, c[1] - reach, c[2] - reach, c[0] + reach, c[1] + reach, c[2] + reach}, func(l int32) bool {
+				q := a.Centre(int(kept[l]))
+				if geom.Dist2(c, q) <= reach*reach {
+					f(q, float64(a.Weight[kept[l]]))
+				}
+				return true
+			})
+		}
+		visit(func(p geom.Vec, wt float64) { w += wt; mean = geom.Add(mean, geom.Scale(wt, p)) })
+		mean = geom.Scale(1/w, mean)
+		visit(func(p geom.Vec, wt float64) {
+			d := geom.Sub(p, mean)
+			cov[0] += wt * d[0] * d[0]
+			cov[1] += wt * d[0] * d[1]
+			cov[2] += wt * d[0] * d[2]
+			cov[3] += wt * d[1] * d[1]
+			cov[4] += wt * d[1] * d[2]
+			cov[5] += wt * d[2] * d[2]
+		})
+		for k := range cov {
+			cov[k] /= w
+		}
+		ev := symEigenvalues(cov[0], cov[1], cov[2], cov[3], cov[4], cov[5])
+		extent := func(l float64) float64 {
+			s := math.Sqrt(max(l, 0)) / reach
+			return max(0, min(1, (s-spreadLow)/(spreadFull-spreadLow)))
+		}
+		m := 3 - extent(ev[0]) - extent(ev[1])
+		a.Codim[i] = m
+		a.Alpha[i] = coreFraction(m, alphaMin)
+	})
+}
+
+// coreFraction returns α for local codimension m: the fraction of the
+// radius r at which ε = 1 must be imposed for the radially symmetric field
+// in codimension m to reach the surface with layer depth h = r. The radial
+// harmonic field in codimension m gives h/r = (α^(2−m) − 1)/(m − 2), so
+// h = r at α = (m−1)^(1/(2−m)): 1/2 for a point (m = 3), 1/e for a curve
+// (m = 2), 0 for a sheet (m = 1), where alphaMin takes over.
+func coreFraction(m, alphaMin float64) float64 {
+	var a float64
+	switch {
+	case m <= 1:
+		a = 0
+	case math.Abs(m-2) < 1e-9:
+		a = 1 / math.E
+	default:
+		a = math.Pow(m-1, 1/(2-m))
+	}
+	return max(alphaMin, a)
+}

@@ -1,0 +1,239 @@
+package medial
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// level is a 1-Lipschitz function whose set {f ≥ 0} is to be contoured,
+// with a projection of a nearby point onto {f = 0} (ok false if it has
+// none to offer).
+type level struct {
+	f       func(p geom.Vec) float64
+	project func(p geom.Vec) (geom.Vec, bool)
+}
+
+// snapFraction: grid vertices closer than this fraction of the spacing to
+// the level set are moved onto it, so that no triangle of the contour is a
+// sliver cut next to a grid vertex.
+const snapFraction = 0.2
+
+// freudenthal lists the six tets of a grid cube (corners numbered by bits
+// x, y, z), all around the diagonal 0–7, positively oriented; neighbouring
+// cubes split their shared faces the same way.
+var freudenthal = [6][4]int{{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7}, {0, 6, 4, 7}, {0, 4, 5, 7}, {0, 5, 1, 7}}
+
+// contour returns the closed, outward-oriented boundary of {f ≥ 0} within
+// the box [lo, hi], which f must be negative on the boundary of, by
+// marching tetrahedra over a grid of spacing g. Only cells the
+// 1-Lipschitz bound cannot rule out are visited, so the work grows with
+// the area of the contour, not the volume of the box. Crossing points are
+// found on the grid edges by root-finding on f, so planar parts of the
+// level set come out exactly planar whatever the grid.
+func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, error) {
+	var n [3]int
+	size := 1
+	for k := range 3 {
+		n[k] = int(math.Ceil((hi[k]-lo[k])/g)) + 1
+		for size < n[k] {
+			size *= 2
+		}
+	}
+	if float64(n[0])*float64(n[1])*float64(n[2]) > 1<<52 {
+		return nil, fmt.Errorf("medial: contour grid %d×%d×%d is too fine", n[0], n[1], n[2])
+	}
+	vid := func(i, j, k int) int64 { return int64(i) + int64(n[0]+1)*(int64(j)+int64(n[1]+1)*int64(k)) }
+	at := func(i, j, k int) geom.Vec {
+		return geom.Vec{lo[0] + g*float64(i), lo[1] + g*float64(j), lo[2] + g*float64(k)}
+	}
+	// Cells that may meet the level set, by octree descent.
+	var cells [][3]int
+	var descend func(i, j, k, s int)
+	descend = func(i, j, k, s int) {
+		if i >= n[0] || j >= n[1] || k >= n[2] {
+			return
+		}
+		h := g * float64(s) / 2
+		c := geom.Add(at(i, j, k), geom.Vec{h, h, h})
+		if math.Abs(lv.f(c)) > h*math.Sqrt(3)*(1+1e-9) {
+			return
+		}
+		if s == 1 {
+			cells = append(cells, [3]int{i, j, k})
+			return
+		}
+		s /= 2
+		for _, d := range [8][3]int{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}} {
+			descend(i+d[0]*s, j+d[1]*s, k+d[2]*s, s)
+		}
+	}
+	descend(0, 0, 0, size)
+
+	// The distinct corners of those cells, their values and positions.
+	var ids []int64
+	for _, c := range cells {
+		for b := range 8 {
+			ids = append(ids, vid(c[0]+b&1, c[1]+b>>1&1, c[2]+b>>2&1))
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	val := make([]float64, len(ids))
+	pos := make([]geom.Vec, len(ids))
+	forEach(len(ids), func(x int) {
+		id := ids[x]
+		i := int(id % int64(n[0]+1))
+		j := int(id / int64(n[0]+1) % int64(n[1]+1))
+		k := int(id / (int64(n[0]+1) * int64(n[1]+1)))
+		pos[x] = at(i, j, k)
+		val[x] = lv.f(pos[x])
+		if snap && val[x] != 0 && math.Abs(val[x]) < snapFraction*g && lv.project != nil {
+			if q, ok := lv.project(pos[x]); ok && geom.Dist2(q, pos[x]) < g*g/4 {
+				pos[x], val[x] = q, 0
+			}
+		}
+	})
+	index := func(id int64) int32 {
+		x, _ := slices.BinarySearch(ids, id)
+		return int32(x)
+	}
+
+	out := &format.Surface{}
+	points := map[[2]int32]int32{} // crossing point of grid edge (a, b), a ≤ b
+	cross := func(a, b int32) int32 { // a inside (≥ 0), b outside (< 0)
+		key := [2]int32{a, a}
+		if val[a] != 0 {
+			key = [2]int32{min(a, b), max(a, b)}
+		}
+		if v, ok := points[key]; ok {
+			return v
+		}
+		p := pos[a]
+		if val[a] != 0 {
+			p = root(lv.f, pos[a], pos[b], val[a], val[b])
+		}
+		v := int32(len(out.Positions) / 3)
+		out.Positions = append(out.Positions, p[:]...)
+		points[key] = v
+		return v
+	}
+	emit := func(a, b, c int32) {
+		if a != b && b != c && c != a {
+			out.Triangles = append(out.Triangles, a, b, c)
+		}
+	}
+	for _, c := range cells {
+		var corner [8]int32
+		for b := range 8 {
+			corner[b] = index(vid(c[0]+b&1, c[1]+b>>1&1, c[2]+b>>2&1))
+		}
+		for _, tet := range freudenthal {
+			v := [4]int32{corner[tet[0]], corner[tet[1]], corner[tet[2]], corner[tet[3]]}
+			var in, outv []int
+			for l := range 4 {
+				if val[v[l]] >= 0 {
+					in = append(in, l)
+				} else {
+					outv = append(outv, l)
+				}
+			}
+			switch len(in) {
+			case 1, 3:
+				// One vertex apart: a triangle around it, facing from the
+				// inside to the outside. With (s, a, b, c) an even
+				// permutation of the tet, triangle (a, b, c) faces away
+				// from s.
+				lone := in
+				if len(in) == 3 {
+					lone = outv
+				}
+				s := lone[0]
+				a, b, cc := evenRest(s)
+				if len(in) == 1 {
+					emit(cross(v[s], v[a]), cross(v[s], v[b]), cross(v[s], v[cc]))
+				} else {
+					emit(cross(v[a], v[s]), cross(v[cc], v[s]), cross(v[b], v[s]))
+				}
+			case 2:
+				i, j, k, l := in[0], in[1], outv[0], outv[1]
+				if !evenPerm(i, j, k, l) {
+					k, l = l, k
+				}
+				p, q, r, s := cross(v[i], v[k]), cross(v[i], v[l]), cross(v[j], v[l]), cross(v[j], v[k])
+				// Split the quad p q r s along its shorter diagonal.
+				P, Q, R, S := geom.At(out.Positions, p), geom.At(out.Positions, q), geom.At(out.Positions, r), geom.At(out.Positions, s)
+				if geom.Dist2(P, R) <= geom.Dist2(Q, S) {
+					emit(p, q, r)
+					emit(p, r, s)
+				} else {
+					emit(p, q, s)
+					emit(q, r, s)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// root returns the point where f vanishes on segment ab, f(a) = fa ≥ 0 >
+// fb = f(b), by the Illinois variant of regula falsi: exact in one step
+// where f is affine along the segment.
+func root(f func(geom.Vec) float64, a, b geom.Vec, fa, fb float64) geom.Vec {
+	ta, tb := 0.0, 1.0
+	lerp := func(t float64) geom.Vec { return geom.Add(a, geom.Scale(t, geom.Sub(b, a))) }
+	side := 0
+	t := ta
+	for range 60 {
+		t = (ta*fb - tb*fa) / (fb - fa)
+		if !(t > ta && t < tb) {
+			t = (ta + tb) / 2
+		}
+		ft := f(lerp(t))
+		switch {
+		case ft == 0:
+			return lerp(t)
+		case ft > 0:
+			ta, fa = t, ft
+			if side == 1 {
+				fb /= 2
+			}
+			side = 1
+		default:
+			tb, fb = t, ft
+			if side == -1 {
+				fa /= 2
+			}
+			side = -1
+		}
+		if tb-ta < 1e-12 || math.Abs(ft) < 1e-14*math.Sqrt(geom.Dist2(a, b)) {
+			break
+		}
+	}
+	return lerp(t)
+}
+
+// evenRest returns a, b, c with (s, a, b, c) an even permutation of
+// (0, 1, 2, 3).
+func evenRest(s int) (int, int, int) {
+	r := [4][3]int{{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}}[s]
+	return r[0], r[1], r[2]
+}
+
+// evenPerm reports whether (i, j, k, l) is an even permutation of
+// (0, 1, 2, 3).
+func evenPerm(i, j, k, l int) bool {
+	p := [4]int{i, j, k, l}
+	even := true
+	for x := range 4 {
+		for y := x + 1; y < 4; y++ {
+			if p[x] > p[y] {
+				even = !even
+			}
+		}
+	}
+	return even
+}

@@ -1,0 +1,115 @@
+package medial
+
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/trisearch"
+)
+
+// ball is the medial ball found from one surface sample.
+type ball struct {
+	c geom.Vec // centre
+	r float64  // radius
+	// sep is the separation angle at c between the sample and the farthest
+	// (in angle) surface point within contactTol·r of the sphere: π for the
+	// two faces of a plate, π/2 for the sheet into a right-angled convex
+	// edge, small on branches into tessellation edges and noise.
+	sep float64
+}
+
+// contactTol is the relative tolerance that decides which surface points
+// count as touching a medial ball. It makes the separation angle see
+// through tessellation: the ball in the middle of a faceted sphere touches
+// the far side only within the facets' sag.
+const contactTol = 0.05
+
+// shrinkBall finds the medial ball touching the surface at sample x with
+// inward unit normal m, by the shrinking-ball iteration of Ma, Bae, Choi,
+// Cohen & Whitaker (2012) with exact closest points: the ball tangent at x
+// with radius r is replaced by the one through x and the surface point
+// nearest its centre, until no surface point is nearer the centre than r.
+// Every point strictly inside a ball tangent at x lies on the inward side
+// of the tangent plane, so each step shrinks r. The search starts from
+// radius r0 (a neighbour's radius, say), doubling it while the ball is
+// empty, up to rmax (larger than any ball inside the solid).
+//
+// Distances are measured to the surface inflated by its sag tolerance
+// (see nearestSagging).
+func (o *solid) shrinkBall(x, m geom.Vec, r0, rmax float64) ball {
+	r := min(r0, rmax)
+	for {
+		b, ok := o.shrinkFrom(x, m, r)
+		if ok || r >= rmax {
+			b.sep = o.separation(x, b.c, b.r)
+			return b
+		}
+		r = min(2*r, rmax)
+	}
+}
+
+// shrinkFrom runs the iteration from radius r; ok is false if that ball
+// was already empty.
+func (o *solid) shrinkFrom(x, m geom.Vec, r float64) (b ball, ok bool) {
+	for range 200 {
+		c := geom.Add(x, geom.Scale(r, m))
+		q, d := o.nearestSagging(c)
+		if d >= r*(1-1e-12) {
+			break
+		}
+		den := 2 * geom.Dot(m, geom.Sub(q, x))
+		if den <= 0 {
+			break // q is x itself up to rounding: the ball is empty
+		}
+		rn := geom.Dist2(x, q) / den
+		if !(rn < r*(1-1e-13)) {
+			break
+		}
+		r, ok = rn, true
+	}
+	return ball{c: geom.Add(x, geom.Scale(r, m)), r: r}, ok
+}
+
+// separation returns the largest angle at c between x − c and q − c over
+// the closest points q to c of the triangles within (1+contactTol)·r.
+func (o *solid) separation(x, c geom.Vec, r float64) float64 {
+	u := geom.Sub(x, c)
+	reach := (1 + contactTol) * r
+	best := 0.0
+	o.ix.Tree.Query([6]float64{c[0] - reach, c[1] - reach, c[2] - reach, c[0] + reach, c[1] + reach, c[2] + reach}, func(t int32) bool {
+		a, b, d := o.ix.Triangle(t)
+		q := trisearch.ClosestOnTriangle(c, a, b, d)
+		v := geom.Sub(q, c)
+		if geom.Dot(v, v) <= reach*reach {
+			best = max(best, math.Atan2(geom.Norm(geom.Cross(u, v)), geom.Dot(u, v)))
+		}
+		return true
+	})
+	return best
+}
+
+// nearestSagging returns the point of the surface nearest p when every
+// triangle t is pushed away from p by its sag tolerance o.sag[t], and that
+// distance. On a faceted curved surface a ball tangent to the smooth
+// surface the facets approximate cuts into them by up to their sag; the
+// tolerance lets such a ball stand (the unit ball of a faceted unit
+// sphere) instead of shrinking into a ball wedged between facets. Flat
+// parts have no sag.
+func (o *solid) nearestSagging(p geom.Vec) (geom.Vec, float64) {
+	t, d2 := o.ix.Tree.Nearest(p, func(t int32) float64 {
+		a, b, c := o.ix.Triangle(t)
+		d := math.Sqrt(geom.Dist2(p, trisearch.ClosestOnTriangle(p, a, b, c))) + o.sag[t]
+		return d * d
+	})
+	if t < 0 {
+		return p, math.Inf(1)
+	}
+	a, b, c := o.ix.Triangle(t)
+	q := trisearch.ClosestOnTriangle(p, a, b, c)
+	if s := o.sag[t]; s > 0 {
+		if l := math.Sqrt(geom.Dist2(p, q)); l > 0 {
+			q = geom.Add(q, geom.Scale(s/l, geom.Sub(q, p)))
+		}
+	}
+	return q, math.Sqrt(d2)
+}

@@ -17,7 +17,9 @@ type OpenOptions struct {
 
 // Mapped is a .pfm file opened with OpenPFM. On Linux its arrays point
 // into a read-only mapping of the file: writing to them faults, and they
-// must not be used after Close. A file written with Float32 has its
+// must not be used after Close; and, as with any mapping, if another
+// program truncates the file meanwhile, reading the lost part kills the
+// process (SIGBUS). A file written with Float32 has its
 // positions, ε and ∇ε decoded into ordinary memory instead; so does every
 // file on systems without the mapping or that are not little-endian.
 type Mapped struct {

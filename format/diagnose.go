@@ -87,19 +87,21 @@ type Verdict struct {
 func Diagnose(s *Surface) *Report {
 	r := &Report{Vertices: s.NumVertices(), Triangles: s.NumTriangles()}
 	// The triangle BVH needs only geometry: build it meanwhile.
-	var boxes []float64
 	var tree *bvh.Tree
 	built := make(chan struct{})
 	go func() {
-		boxes, tree = triangleTree(s.Positions, s.Triangles)
+		tree = triangleTree(s.Positions, s.Triangles)
 		close(built)
 	}()
 	remap, pos := weldExact(s.Positions)
 	r.DuplicateVertices = r.Vertices - len(pos)/3
 	nv := len(pos) / 3
-	tris := make([]int32, len(s.Triangles))
-	for i, v := range s.Triangles {
-		tris[i] = remap[v]
+	tris := s.Triangles // read only below
+	if len(pos) < len(s.Positions) {
+		tris = make([]int32, len(s.Triangles))
+		for i, v := range s.Triangles {
+			tris[i] = remap[v]
+		}
 	}
 	used := make([]bool, nv)
 	for _, v := range tris {
@@ -114,16 +116,17 @@ func Diagnose(s *Surface) *Report {
 	r.BBoxMin, r.BBoxMax, r.Diagonal = lo, hi, math.Sqrt(geom.Dist2(lo, hi))
 
 	nt := len(tris) / 3
-	zeroArea := make([]bool, nt)
+	degenerate := make([]bool, nt) // collapsed or zero-area: no plane, no self-intersection test
 	for t := range nt {
 		if collapsed(tris, t) {
 			r.CollapsedTriangles++
+			degenerate[t] = true
 			continue
 		}
 		a, b, c := geom.At(pos, tris[3*t]), geom.At(pos, tris[3*t+1]), geom.At(pos, tris[3*t+2])
-		zeroArea[t] = collinear(a, b, c)
-		if zeroArea[t] {
+		if collinear(a, b, c) {
 			r.ZeroAreaTriangles++
+			degenerate[t] = true
 		}
 		r.Area += 0.5 * geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a)))
 		// The box centre as apex keeps the volume sum well conditioned.
@@ -160,9 +163,7 @@ func Diagnose(s *Surface) *Report {
 	}
 
 	<-built
-	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, boxes, tree, func(t int32) bool {
-		return !collapsed(tris, int(t)) && !zeroArea[t]
-	})
+	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, tree, degenerate)
 	r.Verdict = r.verdict(pos, tris)
 	return r
 }

@@ -25,25 +25,26 @@ import (
 // maxExamples is how many intersecting pairs a report lists.
 const maxExamples = 20
 
-// triangleTree returns the triangles' bounding boxes and a BVH over them;
-// it needs only the geometry, so it can be built before welding.
-func triangleTree(pos []float64, tris []int32) ([]float64, *bvh.Tree) {
-	boxes := bvh.TriangleBoxes(pos, tris)
-	return boxes, bvh.Build(boxes, 4)
+// triangleTree returns a BVH over the triangles' bounding boxes; it needs
+// only the geometry, so it can be built before welding.
+func triangleTree(pos []float64, tris []int32) *bvh.Tree {
+	return bvh.Build(bvh.TriangleBoxes(pos, tris), 4)
 }
 
 // selfIntersections returns the number of intersecting pairs among the
-// triangles use accepts, and the first maxExamples of them in
-// lexicographic order. boxes and tree are triangleTree's for the same
-// triangles; tris may since have been renumbered onto welded vertices.
-func selfIntersections(pos []float64, tris []int32, boxes []float64, tree *bvh.Tree, use func(t int32) bool) (int, [][2]int32) {
+// triangles not marked skip, and the first maxExamples of them in
+// lexicographic order. tree is triangleTree's for the same triangles;
+// tris may since have been renumbered onto welded vertices.
+func selfIntersections(pos []float64, tris []int32, tree *bvh.Tree, skip []bool) (int, [][2]int32) {
 	// Per-worker tallies, merged by sum and by sorted insertion: the same
 	// whichever worker saw which pair.
 	workers := runtime.GOMAXPROCS(0)
 	counts := make([]int, workers)
 	found := make([][][2]int32, workers)
 	tree.SelfPairsParallel(workers, func(w int, i, j int32) {
-		if boxesOverlap(boxes[6*i:6*i+6], boxes[6*j:6*j+6]) && use(i) && use(j) &&
+		// The triangles' own boxes, recomputed rather than stored (48 bytes
+		// a triangle), reject most pairs that merely share a leaf box.
+		if !skip[i] && !skip[j] && trianglesOverlapBoxes(pos, tris[3*i:3*i+3], tris[3*j:3*j+3]) &&
 			trianglesIntersect(pos, tris[3*i:3*i+3], tris[3*j:3*j+3]) {
 			counts[w]++
 			found[w] = addExample(found[w], [2]int32{i, j})
@@ -60,8 +61,17 @@ func selfIntersections(pos []float64, tris []int32, boxes []float64, tree *bvh.T
 	return count, ex
 }
 
-func boxesOverlap(a, b []float64) bool {
-	return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5]
+// trianglesOverlapBoxes reports whether the bounding boxes of the
+// triangles with corner indices s and t overlap.
+func trianglesOverlapBoxes(pos []float64, s, t []int32) bool {
+	for k := range 3 {
+		s0, s1, s2 := pos[3*s[0]+int32(k)], pos[3*s[1]+int32(k)], pos[3*s[2]+int32(k)]
+		t0, t1, t2 := pos[3*t[0]+int32(k)], pos[3*t[1]+int32(k)], pos[3*t[2]+int32(k)]
+		if max(s0, s1, s2) < min(t0, t1, t2) || max(t0, t1, t2) < min(s0, s1, s2) {
+			return false
+		}
+	}
+	return true
 }
 
 // addExample inserts p into the sorted list ex, keeping at most

@@ -44,7 +44,8 @@ func readBinarySTL(r io.ReaderAt, size int64) (*Surface, error) {
 		return nil, &ParseError{Format: format, Offset: 80, Err: errorf(ErrTooLarge,
 			"%d triangles: more than pfmesh indexes", count)}
 	}
-	sink := &stlSink{w: newWelder(int(count) / 2), tris: make([]int32, 0, 3*count)}
+	// A closed surface has about half as many vertices as triangles.
+	sink := &stlSink{w: newWelder(make([]float64, 0, 3*(count/2+1)), int(count)/2), tris: make([]int32, 0, 3*count)}
 	body := io.NewSectionReader(r, 0, stlHeaderSize+stlTriangleSize*count)
 	if err := stl.CopyAll(body, sink); err != nil {
 		return nil, &ParseError{Format: format, Offset: -1, Err: err}
@@ -104,7 +105,7 @@ func (s *stlSink) AppendTriangle(t stl.Triangle) {
 // 13 µs per triangle), hence this parser. Normals are not read: pfmesh
 // orients triangles by their corner order. Coordinates must be finite.
 func readASCIISTL(r io.Reader) (*Surface, error) {
-	p := stlParser{s: newTextScanner(r), w: newWelder(1024)}
+	p := stlParser{s: newTextScanner(r), w: newWelder(nil, 1024)}
 	if err := p.parse(); err != nil {
 		return nil, p.s.lineError("ASCII STL", err)
 	}

@@ -1,7 +1,5 @@
 package format
 
-import "slices"
-
 // Edge adjacency of an indexed triangle surface, the common ground of
 // Diagnose, Clean and Repair. Vertices are identified by index only, so
 // callers weld first. A collapsed triangle (two equal corner indices)
@@ -268,35 +266,41 @@ func (tp *topology) boundaryLoops() [][]int32 {
 }
 
 // nonManifoldVertices counts the vertices whose triangles do not form a
-// single fan: grouped by the manifold edges at the vertex, they fall into
-// more than one group (two cones touching at their tips; any vertex on a
-// non-manifold edge).
+// single fan: walking around the vertex from its first triangle across
+// the manifold edges at it, both ways, does not reach all its triangles
+// (two cones touching at their tips; any vertex on a non-manifold edge).
+// The walk goes by vertices, not edge directions, so orientation does not
+// matter.
 func (tp *topology) nonManifoldVertices() int {
 	count := 0
-	var uf unionFind
 	for v := range int32(tp.nv) {
 		star := tp.star(v)
 		if len(star) < 2 {
 			continue
 		}
-		uf = uf[:0]
-		for i := range star {
-			uf = append(uf, int32(i))
-		}
-		for i, t := range star {
-			c := tp.corner(t, v)
-			for _, e := range [2]int{c, (c + 2) % 3} { // the two edges at v
-				if u := tp.nbr[3*int(t)+e]; u >= 0 {
-					j, _ := slices.BinarySearch(star, u)
-					uf.union(int32(i), int32(j))
+		reached := 1
+		t0 := star[0]
+		c := tp.corner(t0, v)
+		for _, e := range [2]int{c, (c + 2) % 3} { // the two edges of t0 at v, one per direction
+			prev, u := t0, tp.nbr[3*int(t0)+e]
+			for u >= 0 && u != t0 && reached <= len(star) {
+				reached++
+				// Leave u by its other edge at v: the one not shared with prev.
+				next := int32(-1)
+				cu := tp.corner(u, v)
+				for _, f := range [2]int{cu, (cu + 2) % 3} {
+					if n := tp.nbr[3*int(u)+f]; n != prev {
+						next = n
+					}
 				}
+				prev, u = u, next
+			}
+			if u == t0 {
+				break // a closed fan: the other direction would repeat it
 			}
 		}
-		for i := range star {
-			if i > 0 && uf.find(int32(i)) == int32(i) {
-				count++
-				break
-			}
+		if reached < len(star) {
+			count++
 		}
 	}
 	return count

@@ -1,0 +1,170 @@
+package bvh
+
+import (
+	"math"
+	"math/bits"
+	"sort"
+	"sync"
+)
+
+// BuildMorton returns a tree in Build's layout over the items ordered along
+// a Z-order (Morton) curve of their box centres, quantized to 21 bits per
+// axis over the centres' bounds. Each node splits its run of the curve
+// where the highest bit in which its codes differ changes — a spatial
+// median of an octree cell — unless that leaves fewer than a third of the
+// items on one side, when it splits the run in half; so the depth stays
+// below log₁.₅(n/leafSize) + 1. One radix sort and a binary search per node
+// replace Build's selection over every level, which makes it several
+// times faster, and the spatial splits suit contact queries at least as
+// well. Items with equal codes keep index order, and the result does not
+// depend on GOMAXPROCS. The boxes must be finite.
+func BuildMorton(boxes []float64, leafSize int) *Tree {
+	n := len(boxes) / 6
+	leafSize = max(leafSize, 1)
+	t := &Tree{Items: make([]int32, n)}
+	if n == 0 {
+		return t
+	}
+	// Quantize the centres to 21 bits per axis over their bounds.
+	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for i := range n {
+		for k := range 3 {
+			c := 0.5 * (boxes[6*i+k] + boxes[6*i+3+k])
+			lo[k], hi[k] = min(lo[k], c), max(hi[k], c)
+		}
+	}
+	var scale [3]float64
+	for k := range 3 {
+		if hi[k] > lo[k] {
+			scale[k] = (1<<21 - 1) / (hi[k] - lo[k])
+		}
+	}
+	codes := make([]uint64, n)
+	parallelRanges(n, func(a, b int) {
+		for i := a; i < b; i++ {
+			var code uint64
+			for k := range 3 {
+				c := 0.5 * (boxes[6*i+k] + boxes[6*i+3+k])
+				code |= spread21(uint64((c-lo[k])*scale[k])) << (2 - k)
+			}
+			codes[i] = code
+		}
+	})
+	codes, t.Items = radixSortIndex(codes)
+	nodes := 2*((n+leafSize-1)/leafSize) - 1
+	t.Bounds = make([]float64, 0, 6*nodes)
+	t.Nodes = make([]int32, 0, 2*nodes)
+	m := mortonBuilder{t: t, boxes: boxes, codes: codes, leaf: leafSize}
+	m.emit(0, n)
+	return t
+}
+
+type mortonBuilder struct {
+	t     *Tree
+	boxes []float64
+	codes []uint64 // sorted, parallel to t.Items
+	leaf  int
+}
+
+// split returns where run [lo, hi) of the curve splits.
+func (m *mortonBuilder) split(lo, hi int) int {
+	n := hi - lo
+	a, b := m.codes[lo], m.codes[hi-1]
+	if a != b {
+		// The codes share the bits above the highest differing one, so
+		// those with it set form a suffix of the run.
+		bit := uint64(1) << (63 - bits.LeadingZeros64(a^b))
+		mid := lo + sort.Search(n, func(i int) bool { return m.codes[lo+i]&bit != 0 })
+		if 3*(mid-lo) >= n && 3*(hi-mid) >= n {
+			return mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// emit appends the subtree over run [lo, hi) in depth-first order and
+// returns its root index.
+func (m *mortonBuilder) emit(lo, hi int) int32 {
+	t := m.t
+	node := int32(len(t.Nodes) / 2)
+	t.Bounds = append(t.Bounds, 0, 0, 0, 0, 0, 0)
+	if hi-lo <= m.leaf {
+		t.Nodes = append(t.Nodes, int32(lo), int32(hi-lo))
+		box := t.Bounds[6*node : 6*node+6]
+		for k := range 3 {
+			box[k], box[3+k] = math.Inf(1), math.Inf(-1)
+		}
+		for _, it := range t.Items[lo:hi] {
+			b := m.boxes[6*it : 6*it+6]
+			for k := range 3 {
+				box[k], box[3+k] = min(box[k], b[k]), max(box[3+k], b[3+k])
+			}
+		}
+		return node
+	}
+	t.Nodes = append(t.Nodes, 0, 0)
+	mid := m.split(lo, hi)
+	left := m.emit(lo, mid)
+	right := m.emit(mid, hi)
+	t.Nodes[2*node] = right
+	box := t.Bounds[6*node : 6*node+6]
+	lb, rb := t.Bounds[6*left:6*left+6], t.Bounds[6*right:6*right+6]
+	for k := range 3 {
+		box[k], box[3+k] = min(lb[k], rb[k]), max(lb[3+k], rb[3+k])
+	}
+	return node
+}
+
+// spread21 spaces the low 21 bits of x three apart.
+func spread21(x uint64) uint64 {
+	x &= 1<<21 - 1
+	x = (x | x<<32) & 0x1f00000000ffff
+	x = (x | x<<16) & 0x1f0000ff0000ff
+	x = (x | x<<8) & 0x100f00f00f00f00f
+	x = (x | x<<4) & 0x10c30c30c30c30c3
+	x = (x | x<<2) & 0x1249249249249249
+	return x
+}
+
+// parallelRanges calls f on consecutive ranges covering [0, n), fixed by n
+// alone, concurrently.
+func parallelRanges(n int, f func(lo, hi int)) {
+	const chunk = 1 << 16
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += chunk {
+		wg.Go(func() { f(lo, min(lo+chunk, n)) })
+	}
+	wg.Wait()
+}
+
+// radixSortIndex returns keys sorted and 0 … n−1 in the same order, ties
+// in index order: a stable least-significant-digit radix sort, skipping
+// digits all keys share.
+func radixSortIndex(keys []uint64) ([]uint64, []int32) {
+	n := len(keys)
+	ids := make([]int32, n)
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	keys = append([]uint64(nil), keys...)
+	keys2, ids2 := make([]uint64, n), make([]int32, n)
+	for shift := 0; shift < 64; shift += 8 {
+		var cnt [257]int
+		for _, k := range keys {
+			cnt[(k>>shift)&0xff+1]++
+		}
+		if cnt[(keys[0]>>shift)&0xff+1] == n {
+			continue // every key has this digit
+		}
+		for d := 1; d < 257; d++ {
+			cnt[d] += cnt[d-1]
+		}
+		for i, k := range keys {
+			d := (k >> shift) & 0xff
+			keys2[cnt[d]], ids2[cnt[d]] = k, ids[i]
+			cnt[d]++
+		}
+		keys, keys2, ids, ids2 = keys2, keys, ids2, ids
+	}
+	return keys, ids
+}

@@ -205,38 +205,33 @@ func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float6
 	omega := 4 / (3 * slices.Max(rhoPart))
 	// P's row i has a column for each aggregate among i and its strong
 	// neighbours.
-	used := func(i, k int, j int32) bool { return agg[j] >= 0 && (int(j) == i || strong[a.rowPtr[i]+k]) }
-	return buildCSR(a.rows, nc, func() *marker { return newMarker(nc) }, func(s *marker, i int) int {
-		count := 0
-		cols, _ := a.row(i)
-		for k, j := range cols {
-			if g := agg[j]; used(i, k, j) && s.row[g] != int32(i) {
-				s.row[g] = int32(i)
-				count++
-			}
-		}
-		return count
-	}, func(s *marker, i int, pc []int32, pv []float64) {
+	return buildCSROnePass(a.rows, nc, func() *marker { return newMarker(nc) }, func(s *marker, i int, out *rowSink) {
 		cols, vals := a.row(i)
-		pc = pc[:0]
+		st := strong[a.rowPtr[i]:a.rowPtr[i+1]]
+		st = st[:len(cols)]
+		first := len(out.col)
 		for k, j := range cols {
-			if g := agg[j]; used(i, k, j) && s.row[g] != int32(i) {
+			if g := agg[j]; g >= 0 && (st[k] || int(j) == i) && s.row[g] != int32(i) {
 				s.row[g] = int32(i)
-				pc = append(pc, g)
+				out.col = append(out.col, g)
 			}
 		}
+		pc := out.col[first:]
 		sortSmall(pc)
 		for k, g := range pc {
 			s.pos[g] = int32(k)
+			out.val = append(out.val, 0)
 		}
+		pv := out.val[first:]
 		scale := -omega / fdiag[i]
 		for k, j := range cols {
+			g := agg[j]
 			switch {
-			case !used(i, k, j):
+			case g < 0:
+			case st[k]:
+				pv[s.pos[g]] += scale * vals[k]
 			case int(j) == i:
-				pv[s.pos[agg[j]]] += 1 + scale*fdiag[i]
-			default:
-				pv[s.pos[agg[j]]] += scale * vals[k]
+				pv[s.pos[g]] += 1 + scale*fdiag[i]
 			}
 		}
 	})
@@ -267,21 +262,8 @@ func spgemm(a, b *csr[float64], lower bool) csr[float64] {
 		n, _ := slices.BinarySearch(bc, int32(i)+1)
 		return n
 	}
-	return buildCSR(a.rows, b.cols, init, func(s *scratch, i int) int {
-		count := 0
-		cols, _ := a.row(i)
-		for _, c := range cols {
-			bc, _ := b.row(int(c))
-			for _, j := range bc[:limit(bc, i)] {
-				if sl := &s.slots[j]; sl.row != int32(i) {
-					sl.row = int32(i)
-					count++
-				}
-			}
-		}
-		return count
-	}, func(s *scratch, i int, oc []int32, ov []float64) {
-		oc = oc[:0]
+	return buildCSROnePass(a.rows, b.cols, init, func(s *scratch, i int, out *rowSink) {
+		first := len(out.col)
 		cols, vals := a.row(i)
 		for k, c := range cols {
 			v := vals[k]
@@ -292,15 +274,16 @@ func spgemm(a, b *csr[float64], lower bool) csr[float64] {
 				if sl := &s.slots[j]; sl.row != int32(i) {
 					sl.row = int32(i)
 					sl.acc = v * bv[m]
-					oc = append(oc, j)
+					out.col = append(out.col, j)
 				} else {
 					sl.acc += v * bv[m]
 				}
 			}
 		}
+		oc := out.col[first:]
 		sortSmall(oc)
-		for k, j := range oc {
-			ov[k] = s.slots[j].acc
+		for _, j := range oc {
+			out.val = append(out.val, s.slots[j].acc)
 		}
 	})
 }

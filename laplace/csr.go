@@ -168,6 +168,47 @@ func buildCSR[S any](rows, cols int, init func() S, count func(s S, i int) int, 
 	return a
 }
 
+// buildCSROnePass builds a rows×cols matrix in one parallel pass when
+// counting a row costs nearly as much as computing it: row(s, i, out)
+// appends row i's entries, sorted by column, to out. Each chunk of rows
+// fills its own buffers, which are then copied into place in row order.
+func buildCSROnePass[S any](rows, cols int, init func() S, row func(s S, i int, out *rowSink)) csr[float64] {
+	parts := make([]rowSink, numChunks(rows))
+	a := csr[float64]{rows: rows, cols: cols, rowPtr: make([]int, rows+1)}
+	forChunksWith(rows, rowChunk, init, func(s S, lo, hi int) {
+		out := &parts[lo/rowChunk]
+		for i := lo; i < hi; i++ {
+			row(s, i, out)
+			a.rowPtr[i+1] = len(out.col)
+		}
+	})
+	// rowPtr holds each row's end within its chunk; shift by the chunk's
+	// start.
+	offset := 0
+	for lo := 0; lo < rows; lo += rowChunk {
+		hi := min(lo+rowChunk, rows)
+		for i := lo + 1; i <= hi; i++ {
+			a.rowPtr[i] += offset
+		}
+		offset = a.rowPtr[hi]
+	}
+	a.col = make([]int32, offset)
+	a.val = make([]float64, offset)
+	forChunks(rows, rowChunk, func(lo, hi int) {
+		p := &parts[lo/rowChunk]
+		copy(a.col[a.rowPtr[lo]:], p.col)
+		copy(a.val[a.rowPtr[lo]:], p.val)
+		*p = rowSink{}
+	})
+	return a
+}
+
+// rowSink collects the entries of consecutive rows.
+type rowSink struct {
+	col []int32
+	val []float64
+}
+
 // sortSmall sorts a short slice of column indices (insertion sort: rows
 // have tens of entries, where it beats a general sort).
 func sortSmall(c []int32) {

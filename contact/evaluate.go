@@ -66,7 +66,7 @@ type Result struct {
 	MeanPressure  float64  `json:"mean_pressure"`           // ∫ p dA / area, Pa
 	Polygons      int      `json:"polygons"`                // polygons of the surface
 	Candidates    int      `json:"candidate_pairs"`         // element pairs the broad phase passed on
-	Dropped       int      `json:"dropped_pairs"`           // pairs dropped by the normal-angle rule
+	Dropped       int      `json:"dropped_polygons"`        // polygons dropped by the normal-angle rule
 	// Surface is the contact surface. It belongs to the Evaluator and is
 	// overwritten by its next evaluation.
 	Surface *Surface `json:"-"`
@@ -81,6 +81,7 @@ type Evaluator struct {
 	res    Result
 	surf   Surface
 	p0     []float64 // static pressure per surface vertex
+	static []float64 // per polygon: ∫p0 dA, ∫p0·x dA (world), exact
 	stack  bvh.PairScratch
 
 	// Per-evaluation state read by the pair callbacks. P is the compliant
@@ -160,6 +161,7 @@ func (e *Evaluator) Evaluate(a, b *Body, c Config) (*Result, error) {
 	e.pTets.reset(a.NumElements(), 16)
 	e.surf.reset()
 	e.p0 = e.p0[:0]
+	e.static = e.static[:0]
 
 	switch b.kind {
 	case Compliant:

@@ -90,10 +90,13 @@ func (e *Evaluator) pairCompliant(a, b int32) bool {
 	if !straddles(&sp) {
 		return true
 	}
-	nn := geom.Norm(n)
-	if nn == 0 {
+	e.poly.slice(&vp, &sp)
+	poly := clipByPlanes(&e.poly, &e.tmp, qe[qFaces:qFaces+16])
+	if poly.n < 3 {
 		return true
 	}
+	// The drop rule, checked only for pairs that would give a polygon.
+	nn := geom.Norm(n)
 	if lp := geom.Norm(gp); lp > 0 && geom.Dot(n, gp) < e.cosMax*nn*lp {
 		e.dropped++
 		return true
@@ -102,8 +105,6 @@ func (e *Evaluator) pairCompliant(a, b int32) bool {
 		e.dropped++
 		return true
 	}
-	e.poly.slice(&vp, &sp)
-	poly := clipByPlanes(&e.poly, &e.tmp, qe[qFaces:qFaces+16])
 	e.emit(poly, geom.Scale(1/nn, n), gp, e.eP*fp[3], a, b)
 	return true
 }
@@ -165,22 +166,31 @@ func (e *Evaluator) tetHalfSpace(a int32) bool {
 
 // emit appends polygon poly (in P's frame, counterclockwise about the unit
 // normal nhat, which points from Q into P) to the surface, with its area
-// centroid and the static pressure g·x + c at each vertex. Polygons of zero
-// area are dropped: they contribute nothing.
+// centroid and the static pressure p0 = g·x + c at each vertex. Polygons
+// of zero area are dropped: they contribute nothing. On the way it
+// integrates p0 and p0·x over the polygon exactly (a fan from its first
+// vertex, closed forms for a linear integrand), for the static wrench.
 func (e *Evaluator) emit(poly *polygon, nhat, g geom.Vec, c float64, a, b int32) {
 	poly.dedup()
 	if poly.n < 3 {
 		return
 	}
 	v0 := poly.v[0]
-	var area2 float64
-	var cen geom.Vec
+	p0 := geom.Dot(g, v0) + c
+	var area2, ip float64
+	var cen, ipx geom.Vec
 	for k := 1; k+1 < poly.n; k++ {
-		u, w := geom.Sub(poly.v[k], v0), geom.Sub(poly.v[k+1], v0)
+		v1, v2 := poly.v[k], poly.v[k+1]
+		u, w := geom.Sub(v1, v0), geom.Sub(v2, v0)
 		a2 := geom.Dot(nhat, geom.Cross(u, w))
 		area2 += a2
+		// ∫p = A·Σpᵢ/3 and ∫p·x = A/12·(Σ pᵢxᵢ + (Σ pᵢ)(Σ xᵢ)) on a triangle.
+		p1, p2 := geom.Dot(g, v1)+c, geom.Dot(g, v2)+c
+		sp := p0 + p1 + p2
+		ip += a2 * sp
 		for i := range 3 {
 			cen[i] += a2 * (u[i] + w[i])
+			ipx[i] += a2 * (p0*v0[i] + p1*v1[i] + p2*v2[i] + sp*(v0[i]+v1[i]+v2[i]))
 		}
 	}
 	if !(area2 > 0) {
@@ -206,4 +216,8 @@ func (e *Evaluator) emit(poly *polygon, nhat, g geom.Vec, c float64, a, b int32)
 	s.Start = append(s.Start, int32(len(s.Vertices)/3))
 	s.ElementA = append(s.ElementA, a)
 	s.ElementB = append(s.ElementB, b)
+	// In world: ∫p·x_W = R·∫p·x_P + p_WP·∫p.
+	ix := X.Rotate(geom.Scale(1.0/24, ipx))
+	ipW := ip / 6
+	e.static = append(e.static, ipW, ix[0]+X.P[0]*ipW, ix[1]+X.P[1]*ipW, ix[2]+X.P[2]*ipW)
 }

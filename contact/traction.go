@@ -76,41 +76,28 @@ func (e *Evaluator) integrate(c *Config, m combined) {
 		area += a
 		nArea = geom.Add(nArea, geom.Scale(a, n))
 		xc, pc := s.vertex(cen), e.p0[cen]
-		var f, tq, xa geom.Vec
+		var f, tq geom.Vec
 		var pa float64
-		for j := first; j < cen; j++ {
-			next := j + 1
-			if next == cen {
-				next = first
-			}
-			x := [3]geom.Vec{xc, s.vertex(j), s.vertex(next)}
-			ta := 0.5 * geom.Dot(n, geom.Cross(geom.Sub(x[1], x[0]), geom.Sub(x[2], x[0])))
-			sx := geom.Add(geom.Add(x[0], x[1]), x[2])
-			xa = geom.Add(xa, geom.Scale(ta/3, sx))
-			p := [3]float64{pc, e.p0[j], e.p0[next]}
-			if k.moving {
+		xArea = geom.Add(xArea, geom.Scale(a, xc))
+		if !k.moving && e.opts.Quadrature == ThreePoint {
+			// Static: the traction is p0·n̂ with p0 linear, which the rule
+			// integrates exactly; emit has the exact integrals already.
+			st := e.static[4*i : 4*i+4]
+			pa = st[0]
+			f, tq = geom.Scale(pa, n), geom.Cross(geom.Vec{st[1], st[2], st[3]}, n)
+		} else {
+			for j := first; j < cen; j++ {
+				next := j + 1
+				if next == cen {
+					next = first
+				}
+				x := [3]geom.Vec{xc, s.vertex(j), s.vertex(next)}
+				ta := 0.5 * geom.Dot(n, geom.Cross(geom.Sub(x[1], x[0]), geom.Sub(x[2], x[0])))
+				p := [3]float64{pc, e.p0[j], e.p0[next]}
 				e.integrateTriangle(&k, m, &x, &p, n, ta, &f, &tq, &pa)
-				continue
 			}
-			// Static: the traction is p0·n̂ with p0 linear, so ∫p0 and
-			// ∫p0·x have closed forms, equal to what the rules give.
-			sp := p[0] + p[1] + p[2]
-			pa += ta * sp / 3
-			if e.opts.Quadrature == Centroid {
-				f = geom.Add(f, geom.Scale(ta*sp/9, sx)) // f holds ∫p0·x here
-				continue
-			}
-			// ∫ p·x over a triangle = A/12·(Σ pᵢxᵢ + (Σ pᵢ)(Σ xᵢ)).
-			for i := range 3 {
-				f = geom.Add(f, geom.Scale(ta*p[i]/12, x[i]))
-			}
-			f = geom.Add(f, geom.Scale(ta*sp/12, sx))
-		}
-		if !k.moving {
-			f, tq = geom.Scale(pa, n), geom.Cross(f, n)
 		}
 		force, torque = geom.Add(force, f), geom.Add(torque, tq)
-		xArea = geom.Add(xArea, xa)
 		pArea += pa
 	}
 	r := &e.res

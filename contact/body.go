@@ -60,7 +60,13 @@ type Body struct {
 
 	kind  Kind
 	pos   []float64 // x, y, z per vertex, body frame
-	elems []int32   // four per tet (compliant) or three per triangle (rigid)
+	// elems holds four vertex indices per tet (compliant) or three per
+	// triangle (rigid). Elements, and every per-element array, are stored in
+	// the order of the tree's leaves, so a leaf's elements are contiguous
+	// and the tree's Items are 0, 1, 2, …; id maps them back to the caller's
+	// indices.
+	elems []int32
+	id    []int32
 	// field holds, per tet, the linear g(ε) as (∇g, c) with g(x) = ∇g·x + c;
 	// the static pressure is Modulus·g.
 	field []float64
@@ -94,7 +100,8 @@ const leafSize = 4
 
 // NewCompliant returns a compliant body over the tets (four vertex indices
 // each, positively oriented) with penetration extent eps at each vertex
-// and the linear mapping p0 = E·ε. The slices are kept, not copied.
+// and the linear mapping p0 = E·ε. The positions are kept, not copied,
+// and must not change while the body is in use.
 func NewCompliant(positions []float64, tets []int32, eps []float64, m Material) (*Body, error) {
 	b, err := newCompliant(positions, tets, eps, m, nil)
 	if err != nil {
@@ -165,7 +172,8 @@ func tetField(v [4]geom.Vec, f [4]float64) [4]float64 {
 // NewRigid returns a rigid body bounded by a closed triangle surface: every
 // edge is shared by exactly two triangles that traverse it in opposite
 // directions, triangles are counterclockwise seen from outside and the
-// enclosed volume is positive. The slices are kept, not copied.
+// enclosed volume is positive. The positions are kept, not copied, and
+// must not change while the body is in use.
 func NewRigid(positions []float64, triangles []int32, m Material) (*Body, error) {
 	b, err := newRigid(positions, triangles, m)
 	if err != nil {
@@ -275,15 +283,33 @@ func elemBox(box []float64, pts []geom.Vec) {
 
 // setTree adopts tree, or builds one over the element boxes if it is nil:
 // BuildMorton, which builds several times faster than bvh.Build and whose
-// spatial splits made the benchmark queries about 5% faster.
+// spatial splits made the benchmark queries about 5% faster. It then
+// renumbers the elements in leaf order (see Body.elems).
 func (b *Body) setTree(tree *bvh.Tree) {
 	if tree == nil {
 		tree = bvh.BuildMorton(b.boxes, leafSize)
 	}
-	b.tree = tree
+	n := len(tree.Items)
+	per := len(b.elems) / n
+	b.id = tree.Items
+	elems, boxes := make([]int32, len(b.elems)), make([]float64, len(b.boxes))
+	identity := make([]int32, n)
+	for i, t := range b.id {
+		identity[i] = int32(i)
+		copy(elems[per*i:per*i+per], b.elems[per*int(t):])
+		copy(boxes[6*i:6*i+6], b.boxes[6*t:])
+	}
+	b.elems, b.boxes = elems, boxes
+	b.tree = &bvh.Tree{Bounds: tree.Bounds, Nodes: tree.Nodes, Items: identity}
 	if b.gRange == nil {
 		return
 	}
+	field, gRange := make([]float64, len(b.field)), make([]float64, len(b.gRange))
+	for i, t := range b.id {
+		copy(field[4*i:4*i+4], b.field[4*t:])
+		copy(gRange[2*i:2*i+2], b.gRange[2*t:])
+	}
+	b.field, b.gRange = field, gRange
 	// Children follow their parent in the depth-first layout, so a reverse
 	// sweep sees both children before the parent.
 	nn := tree.NumNodes()
@@ -292,7 +318,7 @@ func (b *Body) setTree(tree *bvh.Tree) {
 		first, count := tree.Nodes[2*i], tree.Nodes[2*i+1]
 		lo, hi := math.Inf(1), math.Inf(-1)
 		if count > 0 {
-			for _, it := range tree.Items[first : first+count] {
+			for it := first; it < first+count; it++ {
 				lo, hi = min(lo, b.gRange[2*it]), max(hi, b.gRange[2*it+1])
 			}
 		} else {

@@ -175,7 +175,7 @@ func TestFromPFM(t *testing.T) {
 			if b.Material != (Material{Modulus: 1e5, Dissipation: 0.2, Friction: 0.3}) {
 				t.Fatalf("material %+v", b.Material)
 			}
-			if &b.tree.Items[0] != &src.BVH.Items[0] {
+			if &b.tree.Bounds[0] != &src.BVH.Bounds[0] {
 				t.Fatal("stored BVH not used")
 			}
 			got := mustEval(t, e, b, hs, cfg)

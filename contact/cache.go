@@ -87,13 +87,24 @@ func (e *Evaluator) qElem(t int32) []float64 {
 		fq, X := Q.field[4*t:4*t+4], &e.X_PQ
 		g := X.Rotate(geom.Vec{e.eQ * fq[0], e.eQ * fq[1], e.eQ * fq[2]})
 		f[qField], f[qField+1], f[qField+2], f[qField+3] = g[0], g[1], g[2], e.eQ*fq[3]-geom.Dot(g, X.P)
+		f[qFaces] = math.NaN() // face planes not computed yet
+	}
+	return f
+}
+
+// qFacePlanes returns the face planes of tet element f of Q (as qElem
+// returned it), computing them on first use: most tets the broad phase
+// passes are never clipped against.
+func qFacePlanes(f []float64) []float64 {
+	planes := f[qFaces : qFaces+16]
+	if math.IsNaN(planes[0]) {
 		var v [4]geom.Vec
 		for k := range 4 {
 			v[k] = geom.At(f[qVerts:], int32(k))
 		}
-		facePlanes(&v, f[qFaces:qFaces+16])
+		facePlanes(&v, planes)
 	}
-	return f
+	return planes
 }
 
 // pFaces returns the face planes of tet t of P (see qElem's layout),

@@ -91,7 +91,7 @@ func (e *Evaluator) pairCompliant(a, b int32) bool {
 		return true
 	}
 	e.poly.slice(&vp, &sp)
-	poly := clipByPlanes(&e.poly, &e.tmp, qe[qFaces:qFaces+16])
+	poly := clipByPlanes(&e.poly, &e.tmp, qFacePlanes(qe))
 	if poly.n < 3 {
 		return true
 	}
@@ -214,7 +214,10 @@ func (e *Evaluator) emit(poly *polygon, nhat, g geom.Vec, c float64, a, b int32)
 	s.Normals = append(s.Normals, nw[0], nw[1], nw[2])
 	s.Areas = append(s.Areas, area2/2)
 	s.Start = append(s.Start, int32(len(s.Vertices)/3))
-	s.ElementA = append(s.ElementA, a)
+	s.ElementA = append(s.ElementA, e.p.id[a])
+	if b >= 0 {
+		b = e.q.id[b]
+	}
 	s.ElementB = append(s.ElementB, b)
 	// In world: ∫p·x_W = R·∫p·x_P + p_WP·∫p.
 	ix := X.Rotate(geom.Scale(1.0/24, ipx))

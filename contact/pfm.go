@@ -12,7 +12,8 @@ import (
 // f.Validate (ReadPFM's results do). The vertex pressures p0 = E·g(ε) come
 // from the file's mapping (format.Header.Pressure) and are interpolated
 // linearly in each tet. The stored BVH is used when present, otherwise one
-// is built. The slices are kept, not copied.
+// is built. The positions and BVH boxes are kept, not copied, and must
+// not change while the body is in use.
 func FromPFM(f *format.PFM) (*Body, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("contact: pfm body: %w", err)

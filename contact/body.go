@@ -58,8 +58,8 @@ func (m Material) check(k Kind) error {
 type Body struct {
 	Material Material
 
-	kind  Kind
-	pos   []float64 // x, y, z per vertex, body frame
+	kind Kind
+	pos  []float64 // x, y, z per vertex, body frame
 	// elems holds four vertex indices per tet (compliant) or three per
 	// triangle (rigid). Elements, and every per-element array, are stored in
 	// the order of the tree's leaves, so a leaf's elements are contiguous

@@ -22,7 +22,11 @@ func Build(s *format.Surface, opt Options) (*tetmesh.Mesh, *Report, error) {
 	if err := checkSurface(s); err != nil {
 		return nil, nil, err
 	}
-	pos, tris := weld(s.Positions, s.Triangles)
+	// Exact weld, drop collapsed, zero-area and duplicate triangles, and
+	// orient each patch outward: w counts orientation, so an inside-out
+	// shell would otherwise bound nothing.
+	clean, crep := format.Clean(s, format.CleanOptions{})
+	pos, tris := clean.Positions, clean.Triangles
 	if len(tris) == 0 {
 		return nil, nil, errors.New("stuffing: surface has no triangle with three distinct vertices")
 	}
@@ -35,6 +39,10 @@ func Build(s *format.Surface, opt Options) (*tetmesh.Mesh, *Report, error) {
 		return nil, nil, errors.New("stuffing: surface has zero extent")
 	}
 	b := &builder{in: in, opt: opt, rep: &Report{Tolerance: opt.Tolerance}}
+	if crep.Changed() {
+		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("input cleaned: %d vertices welded, %d triangles dropped (collapsed, zero-area or duplicate), %d flipped and %d patches reversed to face outward",
+			crep.MergedExact, crep.DroppedCollapsed+crep.DroppedZeroArea+crep.DroppedDuplicate, crep.FlippedTriangles, crep.ReversedPatches))
+	}
 	if b.rep.Tolerance <= 0 {
 		b.rep.Tolerance = 1e-3 * in.diag
 	}
@@ -108,7 +116,7 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 	})
 	b.progress("lattice", 0.1)
 	L := newLattice(o)
-	b.progress("winding", 0.2)
+	b.progress(fmt.Sprintf("winding (%d leaves, %d lattice tets)", len(o.leaves), len(L.tets)/4), 0.2)
 	w, side := classify(L, in)
 	b.progress("cuts", 0.4)
 	cuts := findCuts(L, in, w, side)

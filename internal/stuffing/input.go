@@ -1,9 +1,7 @@
 package stuffing
 
 import (
-	"cmp"
 	"math"
-	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/trisearch"
@@ -29,41 +27,6 @@ type input struct {
 func (in *input) numTris() int { return len(in.tris) / 3 }
 
 func (in *input) corners(t int32) (a, b, c geom.Vec) { return in.search.Triangle(t) }
-
-// weld merges vertices with identical coordinates and drops triangles
-// that repeat a vertex (they bound nothing and have no normal).
-func weld(pos []float64, tris []int32) ([]float64, []int32) {
-	nv := len(pos) / 3
-	order := make([]int32, nv)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	cmpV := func(a, b int32) int {
-		return cmp.Or(cmp.Compare(pos[3*a], pos[3*b]), cmp.Compare(pos[3*a+1], pos[3*b+1]),
-			cmp.Compare(pos[3*a+2], pos[3*b+2]), cmp.Compare(a, b))
-	}
-	slices.SortFunc(order, cmpV)
-	remap := make([]int32, nv)
-	var out []float64
-	for n, v := range order {
-		if n == 0 || !samePoint(pos, order[n-1], v) {
-			out = append(out, pos[3*v], pos[3*v+1], pos[3*v+2])
-		}
-		remap[v] = int32(len(out)/3 - 1)
-	}
-	var t []int32
-	for i := 0; i+2 < len(tris); i += 3 {
-		a, b, c := remap[tris[i]], remap[tris[i+1]], remap[tris[i+2]]
-		if a != b && b != c && c != a {
-			t = append(t, a, b, c)
-		}
-	}
-	return out, t
-}
-
-func samePoint(pos []float64, a, b int32) bool {
-	return pos[3*a] == pos[3*b] && pos[3*a+1] == pos[3*b+1] && pos[3*a+2] == pos[3*b+2]
-}
 
 // newInput prepares a welded, oriented surface for meshing. featureDeg is
 // the dihedral angle between neighbouring normals above which an edge is a

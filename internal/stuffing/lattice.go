@@ -25,7 +25,9 @@ type lattice struct {
 	index   *keyMap   // vertex key → vertex
 }
 
-func vertexKey(x, y, z uint32) uint64 { return uint64(x)<<(2*unitBits) | uint64(y)<<unitBits | uint64(z) }
+func vertexKey(x, y, z uint32) uint64 {
+	return uint64(x)<<(2*unitBits) | uint64(y)<<unitBits | uint64(z)
+}
 
 func unpackVertex(key uint64) (x, y, z uint32) {
 	const m = 1<<unitBits - 1

@@ -23,7 +23,8 @@ const unitBits = 20
 const (
 	leafNode    = 1
 	innerNode   = 2
-	surfaceLeaf = 3 // a leaf the input surface (or the solid's boundary) meets
+	surfaceLeaf = 3 // a leaf the input surface meets, at the level sizing chose
+	grownLeaf   = 4 // a leaf the input surface meets, made by balancing
 )
 
 func nodeKey(level int, i, j, k uint32) uint64 {
@@ -111,7 +112,7 @@ func (o *octree) leafAt(level int, i, j, k uint32) (key uint64, state int32, ok 
 }
 
 // splitLeaf turns leaf key into an inner node with eight leaf children,
-// marking as surface leaves the children that surface says meet the input.
+// marking as grown the children that surface says meet the input.
 func (o *octree) splitLeaf(key uint64, surface func(level int, i, j, k uint32) bool) []uint64 {
 	level, i, j, k := unpackNode(key)
 	o.nodes.set(key, innerNode)
@@ -120,7 +121,7 @@ func (o *octree) splitLeaf(key uint64, surface func(level int, i, j, k uint32) b
 		ci, cj, ck := 2*i+ch&1, 2*j+ch>>1&1, 2*k+ch>>2
 		st := int32(leafNode)
 		if surface(level+1, ci, cj, ck) {
-			st = surfaceLeaf
+			st = grownLeaf
 		}
 		kk := nodeKey(level+1, ci, cj, ck)
 		o.nodes.set(kk, st)
@@ -131,8 +132,11 @@ func (o *octree) splitLeaf(key uint64, surface func(level int, i, j, k uint32) b
 
 // balance enforces two grading rules, splitting leaves until both hold:
 //   - every leaf's 26 neighbours are at most one level coarser (2:1);
-//   - every surface leaf's 26 neighbours are no coarser than it, so the
-//     tets that cross the surface join cells of one size.
+//   - the 26 neighbours of a surface leaf as sizing made it are no
+//     coarser than it, so that where the surface runs through cells of one
+//     size the tets crossing it join cells of that size, as in Labelle and
+//     Shewchuk's graded lattice. Leaves that balancing splits are exempt,
+//     or the finest level would spread over the whole surface.
 //
 // It sweeps levels from fine to coarse; splitting only ever creates
 // leaves at the level being swept or coarser, which the sweep visits

@@ -43,7 +43,7 @@ type Report struct {
 	// to the opposite boundary.
 	ThinnestFeature float64
 	// MinDihedral and MaxDihedral are the extreme dihedral angles, degrees.
-	MinDihedral, MaxDihedral float64
+	MinDihedral, MaxDihedral      float64
 	Vertices, Tets, BoundaryFaces int
 	Volume                        float64
 	// Rounds is the number of lattices built: each after the first

@@ -112,7 +112,7 @@ func NewEvaluator(opts Options) *Evaluator {
 	}
 	e := &Evaluator{opts: opts, cosMax: math.Cos(opts.MaxNormalAngle)}
 	// Method values are made once so passing them does not allocate.
-	e.visitCC, e.visitCR, e.visitH = e.pairCompliant, e.pairRigid, e.tetHalfSpace
+	e.visitCC, e.visitCR, e.visitH = e.leavesCompliant, e.leavesRigid, e.tetHalfSpace
 	e.overlapCC, e.overlapCR = e.overlapCompliant, e.overlapRigid
 	return e
 }
@@ -165,9 +165,9 @@ func (e *Evaluator) Evaluate(a, b *Body, c Config) (*Result, error) {
 
 	switch b.kind {
 	case Compliant:
-		a.tree.Pairs(b.tree, &e.stack, e.overlapCC, e.visitCC)
+		a.tree.LeafPairs(b.tree, &e.stack, e.overlapCC, e.visitCC)
 	case Rigid:
-		a.tree.Pairs(b.tree, &e.stack, e.overlapCR, e.visitCR)
+		a.tree.LeafPairs(b.tree, &e.stack, e.overlapCR, e.visitCR)
 	case HalfSpace:
 		n := geom.Vec{e.X_PQ.R[2], e.X_PQ.R[5], e.X_PQ.R[8]}
 		a.tree.PlaneItems(n, -geom.Dot(n, e.X_PQ.P), &e.stack, e.visitH)

@@ -52,16 +52,35 @@ func (e *Evaluator) rangesMeet(gp, gq []float64) bool {
 	return e.eP*gp[1] >= e.eQ*gq[0] && e.eQ*gq[1] >= e.eP*gp[0]
 }
 
-// pairCompliant handles tet a of P against tet b of Q, both compliant:
-// the equal-pressure plane sliced by a and clipped by b.
-func (e *Evaluator) pairCompliant(a, b int32) bool {
+// leavesCompliant handles leaf i of P's tree against leaf j of Q's, both
+// compliant: each tet of j whose pressure range and box meet leaf i's,
+// against each tet of i.
+func (e *Evaluator) leavesCompliant(i, j int32) bool {
 	P, Q := e.p, e.q
-	if !e.rangesMeet(P.gRange[2*a:2*a+2], Q.gRange[2*b:2*b+2]) {
-		return true
+	fi, ci := P.tree.Nodes[2*i], P.tree.Nodes[2*i+1]
+	fj, cj := Q.tree.Nodes[2*j], Q.tree.Nodes[2*j+1]
+	for b := fj; b < fj+cj; b++ {
+		if !e.rangesMeet(P.gNode[2*i:2*i+2], Q.gRange[2*b:2*b+2]) {
+			continue
+		}
+		qe := e.qElem(b)
+		if !boxesMeet(P.tree.Bounds[6*i:6*i+6], qe[qBox:qBox+6]) {
+			continue
+		}
+		for a := fi; a < fi+ci; a++ {
+			e.pairCompliant(a, b, qe)
+		}
 	}
-	qe := e.qElem(b)
-	if !boxesMeet(P.boxes[6*a:6*a+6], qe[qBox:qBox+6]) {
-		return true
+	return true
+}
+
+// pairCompliant handles tet a of P against tet b of Q (cached as qe), both
+// compliant: the equal-pressure plane sliced by a and clipped by b.
+func (e *Evaluator) pairCompliant(a, b int32, qe []float64) {
+	P, Q := e.p, e.q
+	if !e.rangesMeet(P.gRange[2*a:2*a+2], Q.gRange[2*b:2*b+2]) ||
+		!boxesMeet(P.boxes[6*a:6*a+6], qe[qBox:qBox+6]) {
+		return
 	}
 	e.cands++
 	var vq [4]geom.Vec
@@ -79,7 +98,7 @@ func (e *Evaluator) pairCompliant(a, b int32) bool {
 		sq[k] = geom.Dot(n, vq[k]) + d
 	}
 	if !straddles(&sq) {
-		return true
+		return
 	}
 	var vp [4]geom.Vec
 	e.tetP(a, &vp)
@@ -88,34 +107,50 @@ func (e *Evaluator) pairCompliant(a, b int32) bool {
 		sp[k] = geom.Dot(n, vp[k]) + d
 	}
 	if !straddles(&sp) {
-		return true
+		return
 	}
 	e.poly.slice(&vp, &sp)
 	poly := clipByPlanes(&e.poly, &e.tmp, qFacePlanes(qe))
 	if poly.n < 3 {
-		return true
+		return
 	}
 	// The drop rule, checked only for pairs that would give a polygon.
 	nn := geom.Norm(n)
 	if lp := geom.Norm(gp); lp > 0 && geom.Dot(n, gp) < e.cosMax*nn*lp {
 		e.dropped++
-		return true
+		return
 	}
 	if lq := geom.Norm(gq); lq > 0 && -geom.Dot(n, gq) < e.cosMax*nn*lq {
 		e.dropped++
-		return true
+		return
 	}
 	e.emit(poly, geom.Scale(1/nn, n), gp, e.eP*fp[3], a, b)
+}
+
+// leavesRigid handles leaf i of P's tree against leaf j of the rigid Q's:
+// each triangle of j whose box meets leaf i's against each tet of i.
+func (e *Evaluator) leavesRigid(i, j int32) bool {
+	P, Q := e.p, e.q
+	fi, ci := P.tree.Nodes[2*i], P.tree.Nodes[2*i+1]
+	fj, cj := Q.tree.Nodes[2*j], Q.tree.Nodes[2*j+1]
+	for b := fj; b < fj+cj; b++ {
+		qe := e.qElem(b)
+		if !boxesMeet(P.tree.Bounds[6*i:6*i+6], qe[qBox:qBox+6]) {
+			continue
+		}
+		for a := fi; a < fi+ci; a++ {
+			e.pairRigid(a, b, qe)
+		}
+	}
 	return true
 }
 
-// pairRigid handles tet a of P against triangle b of the rigid Q: the
-// triangle clipped by the tet.
-func (e *Evaluator) pairRigid(a, b int32) bool {
+// pairRigid handles tet a of P against triangle b of the rigid Q (cached
+// as qe): the triangle clipped by the tet.
+func (e *Evaluator) pairRigid(a, b int32, qe []float64) {
 	P := e.p
-	qe := e.qElem(b)
 	if !boxesMeet(P.boxes[6*a:6*a+6], qe[qBox:qBox+6]) {
-		return true
+		return
 	}
 	e.cands++
 	poly := &e.poly
@@ -135,12 +170,11 @@ func (e *Evaluator) pairRigid(a, b int32) bool {
 	}
 	nn := geom.Norm(n)
 	if !straddles(&sp) || nn == 0 {
-		return true
+		return
 	}
 	clipped := clipByPlanes(poly, &e.tmp, e.pFaces(a))
 	fp := P.field[4*a : 4*a+4]
 	e.emit(clipped, geom.Scale(1/nn, n), geom.Vec{e.eP * fp[0], e.eP * fp[1], e.eP * fp[2]}, e.eP*fp[3], a, b)
-	return true
 }
 
 // tetHalfSpace handles tet a of P against the half-space Q: the tet sliced

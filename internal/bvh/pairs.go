@@ -70,14 +70,31 @@ type PairScratch struct {
 
 // Pairs calls visit(a, b) for every item a of t and item b of u in leaves
 // i of t and j of u for which overlap(i, j) holds, until visit returns
-// false. overlap is asked about node pairs from the roots down and must
-// hold for a node pair whenever it holds for any pair of their
-// descendants (a box test with boxes that contain their children's, such
-// as Frame.BoxesOverlap, does). The traversal is simultaneous and depth
-// first (the node with the larger box is split first), so the visiting
-// order is fixed by the trees and overlap alone. Neither tree is modified
-// or rebuilt.
+// false; see LeafPairs.
 func (t *Tree) Pairs(u *Tree, s *PairScratch, overlap func(i, j int32) bool, visit func(a, b int32) bool) {
+	t.LeafPairs(u, s, overlap, func(i, j int32) bool {
+		fi, ci := t.Nodes[2*i], t.Nodes[2*i+1]
+		fj, cj := u.Nodes[2*j], u.Nodes[2*j+1]
+		for _, a := range t.Items[fi : fi+ci] {
+			for _, b := range u.Items[fj : fj+cj] {
+				if !visit(a, b) {
+					return false
+				}
+			}
+		}
+		return true
+	})
+}
+
+// LeafPairs calls visit(i, j) for every leaf i of t and leaf j of u for
+// which overlap(i, j) holds, until visit returns false. overlap is asked
+// about node pairs from the roots down and must hold for a node pair
+// whenever it holds for any pair of their descendants (a box test with
+// boxes that contain their children's, such as Frame.BoxesOverlap, does).
+// The traversal is simultaneous and depth first (the node with the larger
+// box is split first), so the visiting order is fixed by the trees and
+// overlap alone. Neither tree is modified or rebuilt.
+func (t *Tree) LeafPairs(u *Tree, s *PairScratch, overlap func(i, j int32) bool, visit func(i, j int32) bool) {
 	if len(t.Nodes) == 0 || len(u.Nodes) == 0 {
 		return
 	}
@@ -93,12 +110,8 @@ func (t *Tree) Pairs(u *Tree, s *PairScratch, overlap func(i, j int32) bool, vis
 		fj, cj := u.Nodes[2*j], u.Nodes[2*j+1]
 		switch {
 		case ci > 0 && cj > 0:
-			for _, a := range t.Items[fi : fi+ci] {
-				for _, b := range u.Items[fj : fj+cj] {
-					if !visit(a, b) {
-						return
-					}
-				}
+			if !visit(i, j) {
+				return
 			}
 		case cj > 0 || (ci == 0 && t.extent(i) >= u.extent(j)):
 			// Push right then left so the left child is visited first.

@@ -9,26 +9,32 @@ import (
 	"time"
 )
 
-// benchFile writes a 998,250-tet box (55³ cubes, with its BVH) once per
-// encoding and returns the path.
-var benchFile = sync.OnceValue(func() map[bool]string {
+// benchFiles writes a 998,250-tet box (55³ cubes, with its BVH) once: in
+// grid order at full precision and with Float32, and with its vertices
+// and tets in random order.
+var benchFiles = sync.OnceValue(func() map[string]string {
 	dir, err := os.MkdirTemp("", "pfmbench")
 	if err != nil {
 		panic(err)
 	}
 	p := gridPFM(55, 0.001)
-	out := map[bool]string{}
-	for _, f32 := range []bool{false, true} {
-		out[f32] = filepath.Join(dir, map[bool]string{false: "f64.pfm", true: "f32.pfm"}[f32])
-		if err := WritePFM(out[f32], p, WriteOptions{Float32: f32}); err != nil {
+	out := map[string]string{}
+	for name, c := range map[string]struct {
+		p   *PFM
+		opt WriteOptions
+	}{
+		"f64": {p, WriteOptions{}}, "f32": {p, WriteOptions{Float32: true}}, "random": {shuffled(p, 1), WriteOptions{}},
+	} {
+		out[name] = filepath.Join(dir, name+".pfm")
+		if err := WritePFM(out[name], c.p, c.opt); err != nil {
 			panic(err)
 		}
 	}
 	return out
 })
 
-func benchLoad(b *testing.B, f32 bool, load func(path string) error) {
-	path := benchFile()[f32]
+func benchLoad(b *testing.B, file string, load func(path string) error) {
+	path := benchFiles()[file]
 	st, _ := os.Stat(path)
 	b.SetBytes(st.Size())
 	// CPU time too: on a shared machine wall time says more about the
@@ -48,19 +54,20 @@ func benchLoad(b *testing.B, f32 bool, load func(path string) error) {
 }
 
 // BenchmarkOpenPFM measures a full checked load of a 1M-tet file (target:
-// at most 50 ms at full precision), and one without the CRCs.
+// at most 50 ms at full precision), one without the CRCs, one of a float32
+// file, and one of a file in random order (see PFM.Reorder).
 func BenchmarkOpenPFM(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		f32  bool
-		opt  OpenOptions
+		name, file string
+		opt        OpenOptions
 	}{
-		{"tets=1e6", false, OpenOptions{}},
-		{"tets=1e6/skip-crc", false, OpenOptions{SkipCRC: true}},
-		{"tets=1e6/float32", true, OpenOptions{}},
+		{"tets=1e6", "f64", OpenOptions{}},
+		{"tets=1e6/skip-crc", "f64", OpenOptions{SkipCRC: true}},
+		{"tets=1e6/float32", "f32", OpenOptions{}},
+		{"tets=1e6/random-order", "random", OpenOptions{}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			benchLoad(b, c.f32, func(path string) error {
+			benchLoad(b, c.file, func(path string) error {
 				m, err := OpenPFM(path, c.opt)
 				if err != nil {
 					return err
@@ -73,7 +80,7 @@ func BenchmarkOpenPFM(b *testing.B) {
 
 func BenchmarkReadPFM(b *testing.B) {
 	b.Run("tets=1e6", func(b *testing.B) {
-		benchLoad(b, false, func(path string) error { _, err := ReadPFM(path); return err })
+		benchLoad(b, "f64", func(path string) error { _, err := ReadPFM(path); return err })
 	})
 }
 

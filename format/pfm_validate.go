@@ -76,7 +76,14 @@ func (p *PFM) validate() error {
 			return pfmInvalid("vertex %d: tag %d is not 0 (interior), 1 (boundary) or 2 (core)", i, t)
 		}
 	}
-	if err := pfmFirstError(nt, pfmChunk, func(lo, hi int) error { return p.checkTets(lo, hi) }); err != nil {
+	var leafOf []int32
+	if p.BVH != nil {
+		var err error
+		if leafOf, err = p.BVH.structure(nt); err != nil {
+			return err
+		}
+	}
+	if err := pfmFirstError(nt, pfmChunk, func(lo, hi int) error { return p.checkTets(lo, hi, leafOf) }); err != nil {
 		return err
 	}
 	for i, v := range p.Boundary {
@@ -91,9 +98,6 @@ func (p *PFM) validate() error {
 		if len(js.b) > 0 && !json.Valid(js.b) {
 			return pfmInvalid("%s: not valid JSON", js.name)
 		}
-	}
-	if p.BVH != nil {
-		return p.BVH.validate(p.Positions, p.Tets)
 	}
 	return nil
 }
@@ -119,8 +123,9 @@ func (h *Header) validate() error {
 	return nil
 }
 
-// checkTets checks the indices and orientation of tets [lo, hi).
-func (p *PFM) checkTets(lo, hi int) error {
+// checkTets checks the indices and orientation of tets [lo, hi) and, if
+// leafOf is not nil, that each lies in its BVH leaf's box.
+func (p *PFM) checkTets(lo, hi int, leafOf []int32) error {
 	nv := int32(len(p.Positions) / 3)
 	for t := lo; t < hi; t++ {
 		tet := p.Tets[4*t : 4*t+4]
@@ -131,6 +136,17 @@ func (p *PFM) checkTets(lo, hi int) error {
 		}
 		if geom.Orient3DAt(p.Positions, tet[0], tet[1], tet[2], tet[3]) <= 0 {
 			return pfmInvalid("tet %d (vertices %d %d %d %d): volume is not positive", t, tet[0], tet[1], tet[2], tet[3])
+		}
+		if leafOf == nil {
+			continue
+		}
+		leaf := leafOf[t]
+		box := p.BVH.Bounds[6*leaf : 6*leaf+6]
+		for _, v := range tet {
+			q := p.Positions[3*v : 3*v+3]
+			if q[0] < box[0] || q[1] < box[1] || q[2] < box[2] || q[0] > box[3] || q[1] > box[4] || q[2] > box[5] {
+				return pfmInvalid("BVH leaf %d: box does not contain tet %d's vertex %d", leaf, t, v)
+			}
 		}
 	}
 	return nil

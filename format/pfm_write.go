@@ -200,7 +200,7 @@ func (p *PFM) rounded32() (positions, bvhBounds []float64, err error) {
 	}
 	positions = pfmWiden(pfmNarrow(p.Positions))
 	q := &PFM{Positions: positions, Tets: p.Tets}
-	if err := pfmFirstError(p.NumTets(), pfmChunk, func(lo, hi int) error { return q.checkTets(lo, hi) }); err != nil {
+	if err := pfmFirstError(p.NumTets(), pfmChunk, func(lo, hi int) error { return q.checkTets(lo, hi, nil) }); err != nil {
 		return nil, nil, fmt.Errorf("rounding positions to float32: %w (write at full precision)", err)
 	}
 	if p.BVH != nil {

@@ -162,8 +162,9 @@ func Diagnose(s *Surface) *Report {
 		r.Genus = &g
 	}
 
+	fans := flatFans(pos, tp)
 	<-built
-	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, tree, degenerate)
+	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, tree, degenerate, fans)
 	r.Verdict = r.verdict(pos, tris)
 	return r
 }

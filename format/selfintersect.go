@@ -25,17 +25,18 @@ import (
 // maxExamples is how many intersecting pairs a report lists.
 const maxExamples = 20
 
-// triangleTree returns a BVH over the triangles' bounding boxes; it needs
-// only the geometry, so it can be built before welding.
+// triangleTree returns a BVH over the triangles; it needs only the
+// geometry, so it can be built before welding.
 func triangleTree(pos []float64, tris []int32) *bvh.Tree {
-	return bvh.Build(bvh.TriangleBoxes(pos, tris), 4)
+	return bvh.BuildTriangles(pos, tris, 4)
 }
 
 // selfIntersections returns the number of intersecting pairs among the
 // triangles not marked skip, and the first maxExamples of them in
 // lexicographic order. tree is triangleTree's for the same triangles;
-// tris may since have been renumbered onto welded vertices.
-func selfIntersections(pos []float64, tris []int32, tree *bvh.Tree, skip []bool) (int, [][2]int32) {
+// tris may since have been renumbered onto welded vertices. Pairs sharing
+// a vertex that fans certifies (see flatFans) are known not to intersect.
+func selfIntersections(pos []float64, tris []int32, tree *bvh.Tree, skip, fans []bool) (int, [][2]int32) {
 	// Per-worker tallies, merged by sum and by sorted insertion: the same
 	// whichever worker saw which pair.
 	workers := runtime.GOMAXPROCS(0)
@@ -44,8 +45,8 @@ func selfIntersections(pos []float64, tris []int32, tree *bvh.Tree, skip []bool)
 	tree.SelfPairsParallel(workers, func(w int, i, j int32) {
 		// The triangles' own boxes, recomputed rather than stored (48 bytes
 		// a triangle), reject most pairs that merely share a leaf box.
-		if !skip[i] && !skip[j] && trianglesOverlapBoxes(pos, tris[3*i:3*i+3], tris[3*j:3*j+3]) &&
-			trianglesIntersect(pos, tris[3*i:3*i+3], tris[3*j:3*j+3]) {
+		s, t := tris[3*i:3*i+3], tris[3*j:3*j+3]
+		if !skip[i] && !skip[j] && !shareFan(s, t, fans) && trianglesOverlapBoxes(pos, s, t) && trianglesIntersect(pos, s, t) {
 			counts[w]++
 			found[w] = addExample(found[w], [2]int32{i, j})
 		}
@@ -59,6 +60,17 @@ func selfIntersections(pos []float64, tris []int32, tree *bvh.Tree, skip []bool)
 		}
 	}
 	return count, ex
+}
+
+// shareFan reports whether triangles s and t share a vertex whose fan is
+// certified.
+func shareFan(s, t []int32, fans []bool) bool {
+	for _, u := range s {
+		if fans[u] && (u == t[0] || u == t[1] || u == t[2]) {
+			return true
+		}
+	}
+	return false
 }
 
 // trianglesOverlapBoxes reports whether the bounding boxes of the

@@ -2,8 +2,10 @@ package format
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -305,7 +307,8 @@ func TestSelfIntersectionsAgainstBruteForce(t *testing.T) {
 		for i := range s.NumTriangles() {
 			for j := i + 1; j < s.NumTriangles(); j++ {
 				a, b := s.Triangles[3*i:3*i+3], s.Triangles[3*j:3*j+3]
-				if sharedCorners(a, b) < 3 && satReference(pts, a, b, eps) {
+				// Box overlap on exact coordinates only saves time.
+				if sharedCorners(a, b) < 3 && trianglesOverlapBoxes(s.Positions, a, b) && satReference(pts, a, b, eps) {
 					if want == 0 {
 						first = [2]int32{int32(i), int32(j)}
 					}
@@ -324,6 +327,42 @@ func TestSelfIntersectionsAgainstBruteForce(t *testing.T) {
 			t.Errorf("%s: first pair %v, brute force %v", name, rep.SelfIntersections[0], first)
 		}
 	}
+	// A closed icosphere on a 1/8 grid (so rationals stay small), with
+	// vertices pushed through the far side or jittered far enough to fold
+	// fans: the neighbour pairs certified fans skip and those they must
+	// not.
+	ico, err := ReadSurface("../fixtures/icosphere.obj", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := func(x float64) float64 { return math.Round(8*x) / 8 }
+	for i, x := range ico.Positions {
+		ico.Positions[i] = grid(4 * x)
+	}
+	pushed := &Surface{Positions: slices.Clone(ico.Positions), Triangles: ico.Triangles}
+	for _, v := range []int{0, 17, 40} {
+		for k := range 3 {
+			pushed.Positions[3*v+k] *= -0.75
+		}
+	}
+	check("icosphere with vertices pushed through", pushed)
+	jittered := &Surface{Positions: slices.Clone(ico.Positions), Triangles: ico.Triangles}
+	for i := range jittered.Positions {
+		jittered.Positions[i] += grid(0.6 * r.NormFloat64())
+	}
+	check("jittered icosphere", jittered)
+	// Convex solids' fans are all certified: the icosphere's by a
+	// coordinate axis, the cube's corners by a cube diagonal.
+	cube, err := ReadSurface("../fixtures/cube.stl", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []*Surface{ico, cube} {
+		if fans := flatFans(s.Positions, newTopology(s.Triangles, s.NumVertices())); slices.Contains(fans, false) {
+			t.Errorf("a fan of a convex solid is not certified: %v", fans)
+		}
+	}
+
 	for soup := range 5 {
 		pos, pts := randomPool(r, 12, false)
 		s := &Surface{Positions: pos}

@@ -3,6 +3,7 @@ package bvh
 import (
 	"math"
 	"math/bits"
+	"runtime"
 	"sort"
 	"sync"
 )
@@ -51,11 +52,11 @@ func BuildMorton(boxes []float64, leafSize int) *Tree {
 		}
 	})
 	codes, t.Items = radixSortIndex(codes)
-	nodes := 2*((n+leafSize-1)/leafSize) - 1
-	t.Bounds = make([]float64, 0, 6*nodes)
-	t.Nodes = make([]int32, 0, 2*nodes)
 	m := mortonBuilder{t: t, boxes: boxes, codes: codes, leaf: leafSize}
-	m.emit(0, n)
+	nn := m.count(0, n)
+	t.Nodes = make([]int32, 2*nn)
+	t.Bounds = make([]float64, 6*nn)
+	m.emit(0, 0, n, max(runtime.GOMAXPROCS(0), 1))
 	return t
 }
 
@@ -64,6 +65,17 @@ type mortonBuilder struct {
 	boxes []float64
 	codes []uint64 // sorted, parallel to t.Items
 	leaf  int
+}
+
+// spread21 spaces the low 21 bits of x three apart.
+func spread21(x uint64) uint64 {
+	x &= 1<<21 - 1
+	x = (x | x<<32) & 0x1f00000000ffff
+	x = (x | x<<16) & 0x1f0000ff0000ff
+	x = (x | x<<8) & 0x100f00f00f00f00f
+	x = (x | x<<4) & 0x10c30c30c30c30c3
+	x = (x | x<<2) & 0x1249249249249249
+	return x
 }
 
 // split returns where run [lo, hi) of the curve splits.
@@ -82,15 +94,28 @@ func (m *mortonBuilder) split(lo, hi int) int {
 	return (lo + hi) / 2
 }
 
-// emit appends the subtree over run [lo, hi) in depth-first order and
-// returns its root index.
-func (m *mortonBuilder) emit(lo, hi int) int32 {
-	t := m.t
-	node := int32(len(t.Nodes) / 2)
-	t.Bounds = append(t.Bounds, 0, 0, 0, 0, 0, 0)
+// count returns the number of nodes of the subtree over run [lo, hi).
+func (m *mortonBuilder) count(lo, hi int) int {
 	if hi-lo <= m.leaf {
-		t.Nodes = append(t.Nodes, int32(lo), int32(hi-lo))
-		box := t.Bounds[6*node : 6*node+6]
+		return 1
+	}
+	mid := m.split(lo, hi)
+	return 1 + m.count(lo, mid) + m.count(mid, hi)
+}
+
+// parallelMin is the least item count worth a goroutine.
+const parallelMin = 1 << 15
+
+// emit fills node and its subtree over run [lo, hi) in depth-first order,
+// with the nodes' boxes, and returns the subtree's node count. Subtrees
+// of at least parallelMin items are built concurrently while fewer than
+// par goroutines work on this path; their node ranges are counted first,
+// so the layout is the sequential one.
+func (m *mortonBuilder) emit(node int32, lo, hi, par int) int32 {
+	t := m.t
+	box := t.Bounds[6*node : 6*node+6]
+	if hi-lo <= m.leaf {
+		t.Nodes[2*node], t.Nodes[2*node+1] = int32(lo), int32(hi-lo)
 		for k := range 3 {
 			box[k], box[3+k] = math.Inf(1), math.Inf(-1)
 		}
@@ -100,30 +125,27 @@ func (m *mortonBuilder) emit(lo, hi int) int32 {
 				box[k], box[3+k] = min(box[k], b[k]), max(box[3+k], b[3+k])
 			}
 		}
-		return node
+		return 1
 	}
-	t.Nodes = append(t.Nodes, 0, 0)
 	mid := m.split(lo, hi)
-	left := m.emit(lo, mid)
-	right := m.emit(mid, hi)
+	var nl, nr int32
+	if par > 1 && hi-lo >= parallelMin {
+		nl = int32(m.count(lo, mid))
+		var wg sync.WaitGroup
+		wg.Go(func() { m.emit(node+1, lo, mid, par/2) })
+		nr = m.emit(node+1+nl, mid, hi, par-par/2)
+		wg.Wait()
+	} else {
+		nl = m.emit(node+1, lo, mid, 1)
+		nr = m.emit(node+1+nl, mid, hi, 1)
+	}
+	right := node + 1 + nl
 	t.Nodes[2*node] = right
-	box := t.Bounds[6*node : 6*node+6]
-	lb, rb := t.Bounds[6*left:6*left+6], t.Bounds[6*right:6*right+6]
+	lb, rb := t.Bounds[6*(node+1):6*(node+1)+6], t.Bounds[6*right:6*right+6]
 	for k := range 3 {
 		box[k], box[3+k] = min(lb[k], rb[k]), max(lb[3+k], rb[3+k])
 	}
-	return node
-}
-
-// spread21 spaces the low 21 bits of x three apart.
-func spread21(x uint64) uint64 {
-	x &= 1<<21 - 1
-	x = (x | x<<32) & 0x1f00000000ffff
-	x = (x | x<<16) & 0x1f0000ff0000ff
-	x = (x | x<<8) & 0x100f00f00f00f00f
-	x = (x | x<<4) & 0x10c30c30c30c30c3
-	x = (x | x<<2) & 0x1249249249249249
-	return x
+	return 1 + nl + nr
 }
 
 // parallelRanges calls f on consecutive ranges covering [0, n), fixed by n
@@ -137,30 +159,33 @@ func parallelRanges(n int, f func(lo, hi int)) {
 	wg.Wait()
 }
 
-// radixSortIndex returns keys sorted and 0 … n−1 in the same order, ties
-// in index order: a stable least-significant-digit radix sort, skipping
-// digits all keys share.
+// radixSortIndex sorts keys (in place or into a new slice, which it
+// returns) and returns 0 … n−1 in the same order, ties in index order: a
+// stable least-significant-digit radix sort, skipping digits all keys
+// share.
 func radixSortIndex(keys []uint64) ([]uint64, []int32) {
 	n := len(keys)
 	ids := make([]int32, n)
 	for i := range ids {
 		ids[i] = int32(i)
 	}
-	keys = append([]uint64(nil), keys...)
 	keys2, ids2 := make([]uint64, n), make([]int32, n)
-	for shift := 0; shift < 64; shift += 8 {
-		var cnt [257]int
+	// 11-bit digits: six passes, counts that fit in L1.
+	const digit, buckets = 11, 1 << 11
+	var cnt [buckets + 1]int
+	for shift := 0; shift < 64; shift += digit {
+		clear(cnt[:])
 		for _, k := range keys {
-			cnt[(k>>shift)&0xff+1]++
+			cnt[(k>>shift)&(buckets-1)+1]++
 		}
-		if cnt[(keys[0]>>shift)&0xff+1] == n {
+		if cnt[(keys[0]>>shift)&(buckets-1)+1] == n {
 			continue // every key has this digit
 		}
-		for d := 1; d < 257; d++ {
+		for d := 1; d <= buckets; d++ {
 			cnt[d] += cnt[d-1]
 		}
 		for i, k := range keys {
-			d := (k >> shift) & 0xff
+			d := (k >> shift) & (buckets - 1)
 			keys2[cnt[d]], ids2[cnt[d]] = k, ids[i]
 			cnt[d]++
 		}

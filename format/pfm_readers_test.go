@@ -129,34 +129,51 @@ func damagedFixtures(t *testing.T) []struct {
 	}
 }
 
-// checkReader runs a reader (argv, with the file appended) on every
-// fixture and damaged file.
+// checkReader runs a reader (argv, the files appended) on every fixture,
+// then on every damaged file, each batch in one process.
 func checkReader(t *testing.T, argv []string, env []string) {
 	dir := t.TempDir()
-	run := func(path string) (stdout, stderr string, err error) {
-		cmd := exec.Command(argv[0], append(argv[1:], path)...)
+	run := func(paths []string) (sections map[string]string, stderr string, err error) {
+		cmd := exec.Command(argv[0], append(argv[1:], paths...)...)
 		cmd.Env = append(os.Environ(), env...)
 		var o, e bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &o, &e
 		err = cmd.Run()
-		return o.String(), e.String(), err
+		sections = map[string]string{}
+		path := ""
+		for _, line := range strings.SplitAfter(o.String(), "\n") {
+			if p, ok := strings.CutPrefix(line, "file "); ok {
+				path = strings.TrimSuffix(p, "\n")
+				continue
+			}
+			sections[path] += line
+		}
+		return sections, e.String(), err
 	}
+	var paths []string
+	want := map[string]*PFM{}
+	f32 := map[string]bool{}
 	for _, f := range readerFixtures() {
 		path := filepath.Join(dir, f.name+".pfm")
 		if err := WritePFM(path, f.p, f.opt); err != nil {
 			t.Fatal(err)
 		}
-		want, err := ReadPFM(path)
+		p, err := ReadPFM(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, stderr, err := run(path)
-		if err != nil {
-			t.Errorf("%s: %v\n%s", f.name, err, stderr)
-			continue
-		}
-		compareDump(t, f.name, out, want, f.opt.Float32)
+		paths, want[path], f32[path] = append(paths, path), p, f.opt.Float32
 	}
+	out, stderr, err := run(paths)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, path := range paths {
+		compareDump(t, filepath.Base(path), out[path], want[path], f32[path])
+	}
+
+	paths = paths[:0]
+	words := map[string]string{}
 	for _, d := range damagedFixtures(t) {
 		if _, err := pfmDecode(d.data, pfmDecodeOptions{}); err == nil {
 			t.Errorf("damaged %s: the Go reader accepts it", d.name)
@@ -165,13 +182,19 @@ func checkReader(t *testing.T, argv []string, env []string) {
 		if err := os.WriteFile(path, d.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, stderr, err := run(path)
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			t.Errorf("damaged %s: exit %v, want 1\n%s", d.name, err, stderr)
-			continue
-		}
-		if msg := strings.ToLower(stderr); !strings.Contains(msg, d.want) || !strings.Contains(stderr, path) || strings.Count(msg, "\n") > 1 {
-			t.Errorf("damaged %s: message %q, want one line naming the file and %q", d.name, stderr, d.want)
+		paths, words[path] = append(paths, path), d.want
+	}
+	out, stderr, err = run(paths)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("damaged files: exit %v, want 1", err)
+	}
+	if n := strings.Count(stderr, "\n"); n != len(paths) {
+		t.Errorf("%d lines on stderr for %d damaged files:\n%s", n, len(paths), stderr)
+	}
+	for _, path := range paths {
+		msg, ok := strings.CutPrefix(out[path], "error ")
+		if !ok || !strings.Contains(strings.ToLower(msg), words[path]) || !strings.HasPrefix(msg, path+": ") || strings.Count(msg, "\n") != 1 {
+			t.Errorf("%s: %q, want one error line naming the file and %q", filepath.Base(path), out[path], words[path])
 		}
 	}
 }

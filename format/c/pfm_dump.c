@@ -1,11 +1,12 @@
-/* pfm_dump: read a .pfm file with pfm.h and print every value it holds,
- * one array per line, in the text form format's Go tests compare with the
- * Go reader:
+/* pfm_dump: read .pfm files with pfm.h and print every value each holds,
+ * after a line "file PATH", one array per line, in the text form format's
+ * Go tests compare with the Go reader:
  *
- *     pfm_dump [-skip-crc] FILE
+ *     pfm_dump [-skip-crc] FILE...
  *
- * Reals print with 17 significant digits, which round-trip exactly. On a
- * bad file it prints the reader's message to stderr and exits 1. */
+ * Reals print with 17 significant digits, which round-trip exactly. For a
+ * bad file it prints "error MESSAGE" instead, and the message to stderr;
+ * it exits 1 if any file was bad. */
 #define PFM_IMPLEMENTATION
 #include "pfm.h"
 
@@ -33,23 +34,11 @@ static void text(const char *name, const char *s, size_t n) {
     printf("\n");
 }
 
-int main(int argc, char **argv) {
-    pfm_mesh m;
-    char err[512];
-    int flags = 0, i;
-    const char *path;
+static void dump(const pfm_mesh *mesh) {
     static const double eps[] = {0, 0.125, 0.5, 0.9, 0.99, 0.999999, 1};
+    const pfm_mesh m = *mesh;
     size_t k;
-    if (argc == 3 && strcmp(argv[1], "-skip-crc") == 0) flags = PFM_SKIP_CRC;
-    else if (argc != 2) {
-        fprintf(stderr, "usage: pfm_dump [-skip-crc] FILE\n");
-        return 2;
-    }
-    path = argv[argc - 1];
-    if (pfm_read_file(path, flags, &m, err, sizeof err) != PFM_OK) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
-    }
+    int i;
     printf("version %u %u\n", m.major, m.minor);
     printf("float32 %d\n", m.float32);
     printf("counts %lu %lu %lu\n", (unsigned long)m.num_vertices, (unsigned long)m.num_tets, (unsigned long)m.num_boundary);
@@ -77,6 +66,30 @@ int main(int argc, char **argv) {
     printf("pressure");
     for (k = 0; k < sizeof eps / sizeof *eps; k++) printf(" %.17g %.17g", eps[k], pfm_pressure(&m, eps[k]));
     printf("\n");
-    pfm_free(&m);
-    return 0;
+}
+
+int main(int argc, char **argv) {
+    pfm_mesh m;
+    char err[512];
+    int flags = 0, i, first = 1, failed = 0;
+    if (argc > 1 && strcmp(argv[1], "-skip-crc") == 0) {
+        flags = PFM_SKIP_CRC;
+        first = 2;
+    }
+    if (first >= argc) {
+        fprintf(stderr, "usage: pfm_dump [-skip-crc] FILE...\n");
+        return 2;
+    }
+    for (i = first; i < argc; i++) {
+        printf("file %s\n", argv[i]);
+        if (pfm_read_file(argv[i], flags, &m, err, sizeof err) != PFM_OK) {
+            fprintf(stderr, "%s\n", err);
+            printf("error %s\n", err);
+            failed = 1;
+            continue;
+        }
+        dump(&m);
+        pfm_free(&m);
+    }
+    return failed;
 }

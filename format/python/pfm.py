@@ -15,8 +15,11 @@ for trusted files only), every length against the file's size, every index
 against its range, every real for NaN/Inf and every tet's orientation, decided
 exactly, are checked, and a bad file raises PFMError saying what is wrong where.
 
-Run as a script, ``python3 pfm.py FILE`` prints a summary and
-``python3 pfm.py --dump FILE`` every value (the form pfmesh's tests compare).
+Run as a script, ``python3 pfm.py FILE...`` prints a summary of each file and
+``python3 pfm.py --dump FILE...`` every value (the form pfmesh's tests compare).
+
+For a 1M-tet file (45 MB) the checks take about 0.6 s of CPU with numpy and 9 s
+without; the C reader takes 0.06 s and the Go one 0.045 s.
 """
 
 import array
@@ -732,23 +735,31 @@ def main(argv):
     dump = "--dump" in args
     verify = "--skip-crc" not in args
     files = [a for a in args if not a.startswith("--")]
-    if len(files) != 1:
-        sys.stderr.write("usage: pfm.py [--dump] [--skip-crc] FILE\n")
+    if not files:
+        sys.stderr.write("usage: pfm.py [--dump] [--skip-crc] FILE...\n")
         return 2
-    try:
-        m = read(files[0], verify_crc=verify)
-    except (PFMError, OSError) as e:
-        sys.stderr.write("%s\n" % e)
-        return 1
-    if dump:
-        _dump(m, sys.stdout)
-        return 0
-    print("pfm %d.%d, %s: %d vertices, %d tets, %d boundary triangles"
-          % (m.major, m.minor, "float32" if m.float32 else "float64", m.num_vertices, m.num_tets, m.num_boundary))
-    print("E = %g Pa, %s mapping, dissipation %g s/m, friction %g"
-          % (m.modulus, "log" if m.mapping == LOG else "linear", m.dissipation, m.friction))
-    print("bbox %s m, BVH %s" % (m.bbox, "yes" if m.bvh_bounds is not None else "no"))
-    return 0
+    failed = 0
+    for path in files:
+        if dump:
+            print("file " + path)
+        try:
+            m = read(path, verify_crc=verify)
+        except (PFMError, OSError) as e:
+            sys.stderr.write("%s\n" % e)
+            if dump:
+                print("error %s" % e)
+            failed = 1
+            continue
+        if dump:
+            _dump(m, sys.stdout)
+            continue
+        print("%s: pfm %d.%d, %s: %d vertices, %d tets, %d boundary triangles"
+              % (path, m.major, m.minor, "float32" if m.float32 else "float64", m.num_vertices, m.num_tets,
+                 m.num_boundary))
+        print("E = %g Pa, %s mapping, dissipation %g s/m, friction %g"
+              % (m.modulus, "log" if m.mapping == LOG else "linear", m.dissipation, m.friction))
+        print("bbox %s m, BVH %s" % (m.bbox, "yes" if m.bvh_bounds is not None else "no"))
+    return failed
 
 
 if __name__ == "__main__":

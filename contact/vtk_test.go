@@ -3,6 +3,7 @@ package contact
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -104,5 +105,32 @@ func TestWriteVTKFile(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Fatalf("directory holds %d entries, want only s.vtk", len(entries))
+	}
+}
+
+// The JSON names are part of the CLI's interface: pin them.
+func TestResultJSONNames(t *testing.T) {
+	ball := sphereBody(t, 1, 1, 2, Material{Modulus: 1e5})
+	r := mustEval(t, NewEvaluator(Options{}), ball, mustHalfSpace(t, Material{}), static(Identity(), PoseFromRPY(0, 0, -0.8, 0, 0, 0)))
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"wrench_on_a", "wrench_on_b", "wrench_on_a_at_centroid", "wrench_on_b_at_centroid", "centroid",
+		"mean_normal", "area", "max_pressure", "mean_pressure", "polygons", "candidate_pairs", "dropped_polygons"}
+	if len(m) != len(want) {
+		t.Errorf("JSON has %d keys, want %d: %s", len(m), len(want), b)
+	}
+	for _, k := range want {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q: %s", k, b)
+		}
+	}
+	if w, ok := m["wrench_on_a"].(map[string]any); !ok || w["force"] == nil || w["torque"] == nil {
+		t.Errorf("wrench_on_a is %v, want force and torque", m["wrench_on_a"])
 	}
 }

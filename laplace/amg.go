@@ -26,9 +26,9 @@ const (
 type level[T float32 | float64] struct {
 	a      csr[T]
 	invL1  []float64
-	p, r   csr[T] // prolongation from the next level and its transpose
-	x, b   []float64
-	scrtch []float64
+	p, r   csr[T]    // prolongation from the next level and its transpose
+	x, b   []float64 // solution and right-hand side (coarse levels)
+	scrtch []float64 // residual, then the copy of x for the backward sweep
 }
 
 // amg is a symmetric V(1,1) cycle used as the preconditioner of CG.
@@ -59,7 +59,10 @@ func newAMG[T float32 | float64](a0 *csr[float64]) (*amg[T], error) {
 	theta := strengthTheta
 	for {
 		n := a.rows
-		lv := level[T]{a: convert[T](a), invL1: l1InverseDiagonal(a), x: make([]float64, n), b: make([]float64, n), scrtch: make([]float64, n)}
+		lv := level[T]{a: convert[T](a), invL1: l1InverseDiagonal(a), scrtch: make([]float64, n)}
+		if len(m.levels) > 0 { // the finest level works in the caller's vectors
+			lv.x, lv.b = make([]float64, n), make([]float64, n)
+		}
 		if n <= coarsestRows || len(m.levels) == maxLevels-1 {
 			m.levels = append(m.levels, lv)
 			break

@@ -182,3 +182,23 @@ func BenchmarkSpMV(b *testing.B) {
 		report(b)
 	})
 }
+
+// BenchmarkVCycle times one application of the AMG preconditioner, the
+// bulk of a CG iteration, and reports it per nonzero of the finest matrix.
+func BenchmarkVCycle(b *testing.B) {
+	sys := benchSystem(1e6)
+	h, err := newAMG[float32](&sys.a)
+	if err != nil {
+		b.Fatal(err)
+	}
+	z := make([]float64, sys.a.rows)
+	b.Run("n=1e6", func(b *testing.B) {
+		cpu0 := cpuTime()
+		for b.Loop() {
+			h.apply(z, sys.b)
+		}
+		k := float64(b.N) * float64(sys.a.nnz())
+		b.ReportMetric(b.Elapsed().Seconds()*1e9/k, "ns/nnz")
+		b.ReportMetric((cpuTime()-cpu0).Seconds()*1e9/k, "cpu-ns/nnz")
+	})
+}

@@ -61,21 +61,6 @@ func (a *csr[T]) residual(r, b, x []float64) {
 	})
 }
 
-// addMulVec sets y += A x.
-func (a *csr[T]) addMulVec(y, x []float64) {
-	forChunks(a.rows, rowChunk, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			cols, vals := a.row(i)
-			vals = vals[:len(cols)]
-			s := y[i]
-			for k, j := range cols {
-				s += float64(vals[k]) * x[j]
-			}
-			y[i] = s
-		}
-	})
-}
-
 // diagonal returns the diagonal entries (0 where a row has none).
 func (a *csr[T]) diagonal() []float64 {
 	d := make([]float64, a.rows)

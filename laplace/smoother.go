@@ -35,59 +35,70 @@ func l1InverseDiagonal(a *csr[float64]) []float64 {
 
 // forwardFromZero sets x to one forward sweep for A x = b from x = 0.
 // Couplings to other blocks see the zero start and drop out, and so do the
-// not yet updated rows of the block, leaving the strictly lower part.
+// not yet updated rows of the block, leaving the strictly lower part of
+// the block: in a sorted row, the entries with lo ≤ j < i.
 func (a *csr[T]) forwardFromZero(x, b, invL1 []float64) {
 	forChunks(a.rows, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cols, vals := a.row(i)
 			vals = vals[:len(cols)]
+			k := 0
+			for k < len(cols) && int(cols[k]) < lo {
+				k++
+			}
 			s := b[i]
-			for k, j := range cols {
-				if int(j) >= i {
-					break
-				}
-				if int(j) >= lo {
-					s -= float64(vals[k]) * x[j]
-				}
+			for ; k < len(cols) && int(cols[k]) < i; k++ {
+				s -= float64(vals[k]) * x[cols[k]]
 			}
 			x[i] = s * invL1[i]
 		}
 	})
 }
 
-// forward does one forward sweep on x; old must hold a copy of x, from
-// which couplings to other blocks are read so that the result does not
-// depend on the order in which blocks run.
-func (a *csr[T]) forward(x, old, b, invL1 []float64) {
-	forChunks(a.rows, gsBlock, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			x[i] += a.blockResidual(i, lo, hi, x, old, b) * invL1[i]
-		}
-	})
-}
-
-// backward is forward with the rows of each block in reverse order.
+// backward does one backward sweep on x, each block's rows in reverse
+// order. old must hold a copy of x: rows of other blocks, which may be
+// changing concurrently, and rows of this block not yet updated are read
+// from it, so the result does not depend on the order in which blocks run.
 func (a *csr[T]) backward(x, old, b, invL1 []float64) {
 	forChunks(a.rows, gsBlock, func(lo, hi int) {
 		for i := hi - 1; i >= lo; i-- {
-			x[i] += a.blockResidual(i, lo, hi, x, old, b) * invL1[i]
+			cols, vals := a.row(i)
+			vals = vals[:len(cols)]
+			s := b[i]
+			k := 0
+			for ; k < len(cols) && int(cols[k]) <= i; k++ { // j ≤ i: not yet updated
+				s -= float64(vals[k]) * old[cols[k]]
+			}
+			for ; k < len(cols) && int(cols[k]) < hi; k++ { // updated rows of the block
+				s -= float64(vals[k]) * x[cols[k]]
+			}
+			for ; k < len(cols); k++ { // other blocks
+				s -= float64(vals[k]) * old[cols[k]]
+			}
+			x[i] = old[i] + s*invL1[i]
 		}
 	})
 }
 
-// blockResidual returns b_i − Σ_j a_ij·x̂_j with x̂ = x inside [lo, hi) and
-// x̂ = old outside.
-func (a *csr[T]) blockResidual(i, lo, hi int, x, old, b []float64) float64 {
-	cols, vals := a.row(i)
-	vals = vals[:len(cols)]
-	s := b[i]
-	for k, j := range cols {
-		v := float64(vals[k])
-		if int(j) >= lo && int(j) < hi {
-			s -= v * x[j]
-		} else {
-			s -= v * old[j]
+// forward is backward's mirror image: rows in increasing order, updated
+// rows of the block below i.
+func (a *csr[T]) forward(x, old, b, invL1 []float64) {
+	forChunks(a.rows, gsBlock, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			cols, vals := a.row(i)
+			vals = vals[:len(cols)]
+			s := b[i]
+			k := 0
+			for ; k < len(cols) && int(cols[k]) < lo; k++ { // other blocks
+				s -= float64(vals[k]) * old[cols[k]]
+			}
+			for ; k < len(cols) && int(cols[k]) < i; k++ { // updated rows of the block
+				s -= float64(vals[k]) * x[cols[k]]
+			}
+			for ; k < len(cols); k++ { // j ≥ i: not yet updated, or other blocks
+				s -= float64(vals[k]) * old[cols[k]]
+			}
+			x[i] = old[i] + s*invL1[i]
 		}
-	}
-	return s
+	})
 }

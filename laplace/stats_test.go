@@ -115,7 +115,11 @@ func TestMeasureShell(t *testing.T) {
 	rh := 2 * a * b / (a + b)
 	frac := (rh*rh*rh - a*a*a) / (b*b*b - a*a*a)
 	var herr []float64
-	for _, n := range []int{2, 4, 8} {
+	levels := []int{2, 4, 8}
+	if testing.Short() {
+		levels = levels[:2]
+	}
+	for _, n := range levels {
 		m := tetgrid.Shell(a, b, n)
 		f, err := Solve(m, Options{})
 		if err != nil {

@@ -23,17 +23,17 @@ const (
 )
 
 // level is one grid of the hierarchy with its work vectors.
-type level[T float32 | float64] struct {
-	a      csr[T]
+type level struct {
+	a      csr[float32]
 	invL1  []float64
-	p, r   csr[T]    // prolongation from the next level and its transpose
+	p, r   csr[float32] // prolongation from the next level and its transpose
 	x, b   []float64 // solution and right-hand side (coarse levels)
 	scrtch []float64 // residual, then the copy of x for the backward sweep
 }
 
 // amg is a symmetric V(1,1) cycle used as the preconditioner of CG.
-type amg[T float32 | float64] struct {
-	levels []level[T]
+type amg struct {
+	levels []level
 	chol   *mat.Cholesky // coarsest level, when small enough
 	cx, cb *mat.VecDense
 }
@@ -44,22 +44,14 @@ type hierarchyStats struct {
 	OperatorComplexity float64 // Σ nnz over levels / nnz of the finest
 }
 
-func convert[T float32 | float64](a *csr[float64]) csr[T] {
-	if c, ok := any(*a).(csr[T]); ok {
-		return c
-	}
-	c := float32Values(a)
-	return any(c).(csr[T])
-}
-
 // newAMG builds the hierarchy for the SPD matrix a0.
-func newAMG[T float32 | float64](a0 *csr[float64]) (*amg[T], error) {
-	m := &amg[T]{}
+func newAMG(a0 *csr[float64]) (*amg, error) {
+	m := &amg{}
 	a := a0
 	theta := strengthTheta
 	for {
 		n := a.rows
-		lv := level[T]{a: convert[T](a), invL1: l1InverseDiagonal(a), scrtch: make([]float64, n)}
+		lv := level{a: float32Values(a), invL1: l1InverseDiagonal(a), scrtch: make([]float64, n)}
 		if len(m.levels) > 0 { // the finest level works in the caller's vectors
 			lv.x, lv.b = make([]float64, n), make([]float64, n)
 		}
@@ -73,12 +65,15 @@ func newAMG[T float32 | float64](a0 *csr[float64]) (*amg[T], error) {
 			m.levels = append(m.levels, lv)
 			break
 		}
+		// P is rounded to float32 before the Galerkin product, so that the
+		// coarse operator is exactly PᵀAP (up to its own rounding) for the
+		// P the cycle applies.
 		p := prolongator(a, strong, agg, nc)
 		r := p.transpose()
 		ap := spgemm(a, &p, false)
 		lo := spgemm(&r, &ap, true)
 		ac := mirrorLower(&lo)
-		lv.p, lv.r = convert[T](&p), convert[T](&r)
+		lv.p, lv.r = p, r
 		m.levels = append(m.levels, lv)
 		a = &ac
 		theta /= 2
@@ -102,7 +97,7 @@ func newAMG[T float32 | float64](a0 *csr[float64]) (*amg[T], error) {
 	return m, nil
 }
 
-func (m *amg[T]) stats() hierarchyStats {
+func (m *amg) stats() hierarchyStats {
 	var s hierarchyStats
 	total := 0
 	for _, lv := range m.levels {
@@ -115,9 +110,9 @@ func (m *amg[T]) stats() hierarchyStats {
 }
 
 // apply sets z = B r, one V-cycle from z = 0.
-func (m *amg[T]) apply(z, r []float64) { m.cycle(0, z, r) }
+func (m *amg) apply(z, r []float64) { m.cycle(0, z, r) }
 
-func (m *amg[T]) cycle(l int, x, b []float64) {
+func (m *amg) cycle(l int, x, b []float64) {
 	lv := &m.levels[l]
 	if l == len(m.levels)-1 {
 		m.solveCoarsest(lv, x, b)
@@ -132,7 +127,7 @@ func (m *amg[T]) cycle(l int, x, b []float64) {
 	lv.a.backward(x, lv.scrtch, b, lv.invL1)
 }
 
-func (m *amg[T]) solveCoarsest(lv *level[T], x, b []float64) {
+func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 	if m.chol != nil {
 		copy(m.cb.RawVector().Data, b)
 		if err := m.chol.SolveVecTo(m.cx, m.cb); err != nil {
@@ -177,7 +172,7 @@ func (p *csr[T]) prolongAdd(x, snap, xc []float64) {
 // diagonal so that row sums are kept — D its diagonal, and ω = 4/(3ρ) with
 // ρ the Gershgorin bound on the spectral radius of D⁻¹A_F. Filtering keeps
 // P as sparse as the aggregates' strong neighbourhoods.
-func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float64] {
+func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float32] {
 	// Filtered diagonal and the Gershgorin bound, per chunk then in order.
 	fdiag := make([]float64, a.rows)
 	rhoPart := make([]float64, numChunks(a.rows))
@@ -208,7 +203,7 @@ func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float6
 	omega := 4 / (3 * slices.Max(rhoPart))
 	// P's row i has a column for each aggregate among i and its strong
 	// neighbours.
-	return buildCSROnePass(a.rows, nc, func() *marker { return newMarker(nc) }, func(s *marker, i int, out *rowSink) {
+	return buildCSROnePass(a.rows, nc, func() *marker { return newMarker(nc) }, func(s *marker, i int, out *rowSink[float32]) {
 		cols, vals := a.row(i)
 		st := strong[a.rowPtr[i]:a.rowPtr[i+1]]
 		st = st[:len(cols)]
@@ -232,9 +227,9 @@ func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float6
 			switch {
 			case g < 0:
 			case st[k]:
-				pv[s.pos[g]] += scale * vals[k]
+				pv[s.pos[g]] += float32(scale * vals[k])
 			case int(j) == i:
-				pv[s.pos[g]] += 1 + scale*fdiag[i]
+				pv[s.pos[g]] += float32(1 + scale*fdiag[i])
 			}
 		}
 	})
@@ -243,7 +238,7 @@ func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float6
 // spgemm returns the product A·B (or, with lower set, its lower triangle
 // and diagonal), each row accumulated in a dense scratch row in the order
 // of A's entries.
-func spgemm(a, b *csr[float64], lower bool) csr[float64] {
+func spgemm[TA, TB float32 | float64](a *csr[TA], b *csr[TB], lower bool) csr[float64] {
 	type slot struct {
 		row int32 // row being built when the column was last touched
 		acc float64
@@ -265,21 +260,21 @@ func spgemm(a, b *csr[float64], lower bool) csr[float64] {
 		n, _ := slices.BinarySearch(bc, int32(i)+1)
 		return n
 	}
-	return buildCSROnePass(a.rows, b.cols, init, func(s *scratch, i int, out *rowSink) {
+	return buildCSROnePass(a.rows, b.cols, init, func(s *scratch, i int, out *rowSink[float64]) {
 		first := len(out.col)
 		cols, vals := a.row(i)
 		for k, c := range cols {
-			v := vals[k]
+			v := float64(vals[k])
 			bc, bv := b.row(int(c))
 			bc = bc[:limit(bc, i)]
 			bv = bv[:len(bc)]
 			for m, j := range bc {
 				if sl := &s.slots[j]; sl.row != int32(i) {
 					sl.row = int32(i)
-					sl.acc = v * bv[m]
+					sl.acc = v * float64(bv[m])
 					out.col = append(out.col, j)
 				} else {
-					sl.acc += v * bv[m]
+					sl.acc += v * float64(bv[m])
 				}
 			}
 		}

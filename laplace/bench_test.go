@@ -137,7 +137,7 @@ func BenchmarkAMGSetup(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%.0e", float64(n)), func(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
-				if _, err := newAMG[float32](&sys.a); err != nil {
+				if _, err := newAMG(&sys.a); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -187,7 +187,7 @@ func BenchmarkSpMV(b *testing.B) {
 // bulk of a CG iteration, and reports it per nonzero of the finest matrix.
 func BenchmarkVCycle(b *testing.B) {
 	sys := benchSystem(1e6)
-	h, err := newAMG[float32](&sys.a)
+	h, err := newAMG(&sys.a)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -157,9 +157,9 @@ func buildCSR[S any](rows, cols int, init func() S, count func(s S, i int) int, 
 // counting a row costs nearly as much as computing it: row(s, i, out)
 // appends row i's entries, sorted by column, to out. Each chunk of rows
 // fills its own buffers, which are then copied into place in row order.
-func buildCSROnePass[S any](rows, cols int, init func() S, row func(s S, i int, out *rowSink)) csr[float64] {
-	parts := make([]rowSink, numChunks(rows))
-	a := csr[float64]{rows: rows, cols: cols, rowPtr: make([]int, rows+1)}
+func buildCSROnePass[S any, T float32 | float64](rows, cols int, init func() S, row func(s S, i int, out *rowSink[T])) csr[T] {
+	parts := make([]rowSink[T], numChunks(rows))
+	a := csr[T]{rows: rows, cols: cols, rowPtr: make([]int, rows+1)}
 	forChunksWith(rows, rowChunk, init, func(s S, lo, hi int) {
 		out := &parts[lo/rowChunk]
 		for i := lo; i < hi; i++ {
@@ -178,20 +178,20 @@ func buildCSROnePass[S any](rows, cols int, init func() S, row func(s S, i int, 
 		offset = a.rowPtr[hi]
 	}
 	a.col = make([]int32, offset)
-	a.val = make([]float64, offset)
+	a.val = make([]T, offset)
 	forChunks(rows, rowChunk, func(lo, hi int) {
 		p := &parts[lo/rowChunk]
 		copy(a.col[a.rowPtr[lo]:], p.col)
 		copy(a.val[a.rowPtr[lo]:], p.val)
-		*p = rowSink{}
+		*p = rowSink[T]{}
 	})
 	return a
 }
 
 // rowSink collects the entries of consecutive rows.
-type rowSink struct {
+type rowSink[T float32 | float64] struct {
 	col []int32
-	val []float64
+	val []T
 }
 
 // sortSmall sorts a short slice of column indices (insertion sort: rows

@@ -107,7 +107,7 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 			maxIter = 100000
 		}
 	default:
-		h, err := newAMG[float32](&sys.a)
+		h, err := newAMG(&sys.a)
 		if err != nil {
 			return nil, err
 		}

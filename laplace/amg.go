@@ -27,8 +27,8 @@ type level struct {
 	a      csr[float32]
 	invL1  []float64
 	p, r   csr[float32] // prolongation from the next level and its transpose
-	x, b   []float64 // solution and right-hand side (coarse levels)
-	scrtch []float64 // residual, then the copy of x for the backward sweep
+	x, b   []float64    // solution and right-hand side (coarse levels)
+	scrtch []float64    // residual, then the copy of x for the backward sweep
 }
 
 // amg is a symmetric V(1,1) cycle used as the preconditioner of CG.

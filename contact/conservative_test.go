@@ -165,7 +165,7 @@ func TestForceIsGradientOfEnergy(t *testing.T) {
 			gradT[k] = (U(shift(1)) - U(shift(-1))) / (2 * h)
 			var axis geom.Vec
 			axis[k] = 1
-			rot := func(s float64) Pose { return PoseFromAxisAngle(axis, s*h, geom.Vec{}).Mul(c.X) }
+			rot := func(s float64) Pose { r := PoseFromAxisAngle(axis, s*h, geom.Vec{}); return r.Mul(c.X) }
 			gradR[k] = (U(rot(1)) - U(rot(-1))) / (2 * h)
 		}
 		t.Logf("%s: U = %.6g J, F = %v, ∂U/∂t = %v", c.name, U(c.X), r.OnA.Force, gradT)
@@ -193,7 +193,8 @@ func TestClosedPathWorkIsZero(t *testing.T) {
 			p := geom.Add(c.X.P, geom.Vec{0.1 * (math.Cos(w) - 1), 0.1 * math.Sin(w), 0.05 * math.Sin(2*w)})
 			pd := geom.Vec{-0.1 * 2 * math.Pi * math.Sin(w), 0.1 * 2 * math.Pi * math.Cos(w), 0.05 * 4 * math.Pi * math.Cos(2*w)}
 			th := 0.2 * math.Sin(w)
-			X := PoseFromAxisAngle(axis, th, geom.Vec{}).Mul(Pose{R: c.X.R})
+			rot := PoseFromAxisAngle(axis, th, geom.Vec{})
+			X := rot.Mul(Pose{R: c.X.R})
 			X.P = p
 			return X, pd, geom.Scale(0.2*2*math.Pi*math.Cos(w), axis)
 		}

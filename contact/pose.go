@@ -51,23 +51,25 @@ func PoseFromAxisAngle(axis geom.Vec, angle float64, p geom.Vec) Pose {
 }
 
 // Rotate returns R·v.
-func (X Pose) Rotate(v geom.Vec) geom.Vec {
-	r := &X.R
+func (X *Pose) Rotate(v geom.Vec) geom.Vec {
 	return geom.Vec{
-		r[0]*v[0] + r[1]*v[1] + r[2]*v[2],
-		r[3]*v[0] + r[4]*v[1] + r[5]*v[2],
-		r[6]*v[0] + r[7]*v[1] + r[8]*v[2],
+		X.R[0]*v[0] + X.R[1]*v[1] + X.R[2]*v[2],
+		X.R[3]*v[0] + X.R[4]*v[1] + X.R[5]*v[2],
+		X.R[6]*v[0] + X.R[7]*v[1] + X.R[8]*v[2],
 	}
 }
 
 // Apply returns R·p + P: point p of frame B in frame F.
-func (X Pose) Apply(p geom.Vec) geom.Vec {
-	q := X.Rotate(p)
-	return geom.Vec{q[0] + X.P[0], q[1] + X.P[1], q[2] + X.P[2]}
+func (X *Pose) Apply(p geom.Vec) geom.Vec {
+	return geom.Vec{
+		X.R[0]*p[0] + X.R[1]*p[1] + X.R[2]*p[2] + X.P[0],
+		X.R[3]*p[0] + X.R[4]*p[1] + X.R[5]*p[2] + X.P[1],
+		X.R[6]*p[0] + X.R[7]*p[1] + X.R[8]*p[2] + X.P[2],
+	}
 }
 
 // Inverse returns X_BF given X_FB.
-func (X Pose) Inverse() Pose {
+func (X *Pose) Inverse() Pose {
 	r := &X.R
 	inv := Pose{R: [9]float64{r[0], r[3], r[6], r[1], r[4], r[7], r[2], r[5], r[8]}}
 	q := inv.Rotate(X.P)
@@ -76,7 +78,7 @@ func (X Pose) Inverse() Pose {
 }
 
 // Mul returns the composition X_FC = X_FB·X_BC, where X is X_FB.
-func (X Pose) Mul(Y Pose) Pose {
+func (X *Pose) Mul(Y Pose) Pose {
 	var out Pose
 	for i := range 3 {
 		for j := range 3 {

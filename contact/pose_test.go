@@ -27,7 +27,9 @@ func TestPoseFromRPY(t *testing.T) {
 		}
 	}
 	r, p, yw := 0.3, -0.4, 1.1
-	want := PoseFromAxisAngle(z, yw, geom.Vec{}).Mul(PoseFromAxisAngle(y, p, geom.Vec{})).Mul(PoseFromAxisAngle(x, r, geom.Vec{}))
+	rz, ry := PoseFromAxisAngle(z, yw, geom.Vec{}), PoseFromAxisAngle(y, p, geom.Vec{})
+	rzy := rz.Mul(ry)
+	want := rzy.Mul(PoseFromAxisAngle(x, r, geom.Vec{}))
 	got := PoseFromRPY(0, 0, 0, r, p, yw)
 	for i := range 9 {
 		if math.Abs(got.R[i]-want.R[i]) > 1e-15 {
@@ -45,7 +47,8 @@ func TestPoseInverseAndMul(t *testing.T) {
 	if vecErr(I.Apply(p), p) > 1e-14 {
 		t.Errorf("X·X⁻¹ moves %v to %v", p, I.Apply(p))
 	}
-	if vecErr(X.Mul(Y).Apply(p), X.Apply(Y.Apply(p))) > 1e-14 {
+	XY := X.Mul(Y)
+	if vecErr(XY.Apply(p), X.Apply(Y.Apply(p))) > 1e-14 {
 		t.Errorf("(X·Y)(p) ≠ X(Y(p))")
 	}
 }

@@ -22,7 +22,7 @@ func Export(path string, p *PFM) error {
 	default:
 		return fmt.Errorf("export %s: unknown extension %q: want .vtk, .vtu or .obj", path, ext)
 	}
-	return pfmWriteAtomic(path, func(w io.Writer) error { return write(w, p) })
+	return WriteAtomic(path, func(w io.Writer) error { return write(w, p) })
 }
 
 // exportPressures returns p0 at every vertex.

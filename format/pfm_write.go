@@ -29,13 +29,14 @@ func WritePFM(path string, p *PFM, opt WriteOptions) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return pfmWriteAtomic(path, enc.writeTo)
+	return WriteAtomic(path, enc.writeTo)
 }
 
-// pfmWriteAtomic creates path with the bytes write produces, through a
-// temporary file in the same directory that is synced and renamed into
-// place: path holds either its old contents or all the new ones.
-func pfmWriteAtomic(path string, write func(io.Writer) error) (err error) {
+// WriteAtomic creates or replaces path with the bytes write produces,
+// through a buffered temporary file in the same directory that is synced
+// and renamed into place: path holds either its old contents or all the
+// new ones, never part of them. Errors name path.
+func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

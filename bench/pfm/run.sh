@@ -33,7 +33,7 @@ for name, make in (("box.vtu", vtk.vtkXMLUnstructuredGridReader), ("box.vtk", vt
     print(name, statistics.median(runs) * 1000)
 PYEOF
 awk '
-FNR == NR && /^Benchmark/ { split($1, n, "-"); v[n[1]] = v[n[1]] " " $3 / 1e6; c[n[1]] = c[n[1]] " " $(NF-1); next }
+FNR == NR && /^Benchmark/ { b = $1; sub(/-[0-9]+$/, "", b); v[b] = v[b] " " $3 / 1e6; c[b] = c[b] " " $(NF-1); next }
 FNR != NR { vtk[$1] = $2 }
 function median(s,   a, k, i, j, t) { k = split(s, a, " "); for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }; return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
 END {

@@ -124,8 +124,10 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	t0 = time.Now()
 	x := make([]float64, len(order))
 	progress("solve", 0)
+	done := 0.0 // the residual is not monotone; progress is
 	res := pcg(&sys.a, sys.b, x, prec, tol, maxIter, func(r float64) {
-		progress("solve", min(1, math.Log(r)/math.Log(tol)))
+		done = max(done, min(1, math.Log(r)/math.Log(tol)))
+		progress("solve", done)
 	})
 	f.Iterations, f.Residual, f.SolveTime = res.iterations, res.residual, time.Since(t0)
 	if !res.converged {

@@ -166,26 +166,28 @@ func TestPreconditionersAgree(t *testing.T) {
 
 func TestSolveProgress(t *testing.T) {
 	m := jitteredCube(8, 0.3, 1)
-	var stages []string
-	last := map[string]float64{}
-	_, err := Solve(m, Options{Progress: func(stage string, done float64) {
-		if len(stages) == 0 || stages[len(stages)-1] != stage {
-			stages = append(stages, stage)
+	for _, pc := range []string{"amg", "jacobi"} {
+		var stages []string
+		last := map[string]float64{}
+		_, err := Solve(m, Options{Preconditioner: pc, Progress: func(stage string, done float64) {
+			if len(stages) == 0 || stages[len(stages)-1] != stage {
+				stages = append(stages, stage)
+			}
+			if done < last[stage] || done < 0 || done > 1 {
+				t.Errorf("%s: stage %s: progress %g after %g", pc, stage, done, last[stage])
+			}
+			last[stage] = done
+		}})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if done < last[stage] || done < 0 || done > 1 {
-			t.Errorf("stage %s: progress %g after %g", stage, done, last[stage])
+		if got := strings.Join(stages, ","); got != "assemble,setup,solve,gradient" {
+			t.Errorf("%s: stages %s", pc, got)
 		}
-		last[stage] = done
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(stages, ","); got != "assemble,setup,solve,gradient" {
-		t.Errorf("stages %s", got)
-	}
-	for s, d := range last {
-		if d != 1 {
-			t.Errorf("stage %s ended at %g", s, d)
+		for s, d := range last {
+			if d != 1 {
+				t.Errorf("%s: stage %s ended at %g", pc, s, d)
+			}
 		}
 	}
 }

@@ -1,12 +1,11 @@
 package format
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
+
+	"github.com/pfmesh/pfmesh/internal/atomicfile"
 )
 
 // WriteOptions controls how WritePFM encodes a PFM.
@@ -35,36 +34,10 @@ func WritePFM(path string, p *PFM, opt WriteOptions) error {
 // WriteAtomic creates or replaces path with the bytes write produces,
 // through a buffered temporary file in the same directory that is synced
 // and renamed into place: path holds either its old contents or all the
-// new ones, never part of them. Errors name path.
-func WriteAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("write %s: %w", path, err)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err = write(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+// new ones, never part of them. Errors name path. An interrupted process
+// removes the temporary file (see internal/atomicfile).
+func WriteAtomic(path string, write func(io.Writer) error) error {
+	return atomicfile.Write(path, write)
 }
 
 // WritePFMTo writes p as a .pfm file to w; see WritePFM.

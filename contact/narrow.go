@@ -93,6 +93,19 @@ func (e *Evaluator) pairCompliant(a, b int32, qe []float64) {
 	// p_P − p_Q = n·x + d: positive on P's deep side.
 	n := geom.Sub(gp, gq)
 	d := e.eP*fp[3] - cq
+	// The polygon lies in both tets, so in the intersection of their
+	// boxes: skip the pair if the plane misses that box (a cheap test
+	// before the vertex tests).
+	pb, qb := P.boxes[6*a:6*a+6], qe[qBox:qBox+6]
+	var sc, sr float64
+	for k := range 3 {
+		lo, hi := max(pb[k], qb[k]), min(pb[3+k], qb[3+k])
+		sc += n[k] * (lo + hi)
+		sr += math.Abs(n[k]) * (hi - lo)
+	}
+	if math.Abs(sc+2*d) > sr*(1+0x1p-40)+0x1p-40*(math.Abs(sc)+2*math.Abs(d)) {
+		return
+	}
 	var sq [4]float64
 	for k := range 4 {
 		sq[k] = geom.Dot(n, vq[k]) + d

@@ -22,53 +22,44 @@ import (
 // flatFans returns, per vertex, whether its star is a certified fan.
 func flatFans(pos []float64, tp *topology) []bool {
 	ok := make([]bool, tp.nv)
-	var sectors [][2]geom.Vec
-	for v := range int32(tp.nv) {
-		if !tp.closedConsistentFan(v) {
-			continue
+	forRanges(tp.nv, func(_, lo, hi int) {
+		var sectors [][2]geom.Vec
+		for v := int32(lo); v < int32(hi); v++ {
+			var closed bool
+			if sectors, closed = tp.fanSectors(pos, v, sectors[:0]); closed {
+				ok[v] = projectsOnce(geom.At(pos, v), sectors)
+			}
 		}
-		sectors = sectors[:0]
-		for _, t := range tp.star(v) {
-			c := tp.corner(t, v)
-			sectors = append(sectors, [2]geom.Vec{geom.At(pos, tp.tris[3*int(t)+(c+1)%3]), geom.At(pos, tp.tris[3*int(t)+(c+2)%3])})
-		}
-		ok[v] = projectsOnce(geom.At(pos, v), sectors)
-	}
+	})
 	return ok
 }
 
-// closedConsistentFan reports whether the triangles around v form a single
-// closed fan whose neighbours run along their shared edges in opposite
-// directions.
-func (tp *topology) closedConsistentFan(v int32) bool {
+// fanSectors walks round v from its first triangle and appends to sectors
+// the corners (a, b) of each triangle (v, a, b) met, in corner order. It
+// reports whether the walk closes, having met every triangle of the star
+// once, with neighbours running along each shared edge in opposite
+// directions: triangle (v, a, b) leaves by edge b→v, which the next
+// triangle must run as v→b.
+func (tp *topology) fanSectors(pos []float64, v int32, sectors [][2]geom.Vec) ([][2]geom.Vec, bool) {
 	star := tp.star(v)
 	if len(star) < 3 {
-		return false
+		return sectors, false
 	}
-	for _, t := range star {
+	t := star[0]
+	for range star {
+		i := 3 * int(t)
 		c := tp.corner(t, v)
-		for _, e := range [2]int{c, (c + 2) % 3} {
-			u := tp.nbr[3*int(t)+e]
-			if u < 0 || tp.sameWay(int(t), e, u) {
-				return false
-			}
+		a, b := tp.tris[i+(c+1)%3], tp.tris[i+(c+2)%3]
+		sectors = append(sectors, [2]geom.Vec{geom.At(pos, a), geom.At(pos, b)})
+		u := tp.nbr[i+(c+2)%3]
+		if u < 0 || tp.tris[3*int(u)+(tp.corner(u, v)+1)%3] != b {
+			return sectors, false
+		}
+		if t = u; t == star[0] {
+			break
 		}
 	}
-	// Every edge at v is manifold and consistent, so the star is a union
-	// of closed fans; it is one fan if walking round reaches all of it.
-	t0 := star[0]
-	prev, t := t0, tp.nbr[3*int(t0)+tp.corner(t0, v)]
-	n := 1
-	for t != t0 && n <= len(star) {
-		c := tp.corner(t, v)
-		next := tp.nbr[3*int(t)+c]
-		if next == prev {
-			next = tp.nbr[3*int(t)+(c+2)%3]
-		}
-		prev, t = t, next
-		n++
-	}
-	return t == t0 && n == len(star)
+	return sectors, t == star[0] && len(sectors) == len(star)
 }
 
 // projectsOnce reports whether, projected along some direction, the
@@ -81,8 +72,20 @@ func (tp *topology) closedConsistentFan(v int32) bool {
 // for a float point q, the projected orientation of (v, a, b) is exactly
 // Orient3D(v, a, b, q).
 func projectsOnce(v geom.Vec, sectors [][2]geom.Vec) bool {
+	// Start with the axis nearest the fan's mean normal, which nearly
+	// always succeeds.
+	var n geom.Vec
+	for _, s := range sectors {
+		n = geom.Add(n, geom.Cross(geom.Sub(s[0], v), geom.Sub(s[1], v)))
+	}
+	first := 0
+	for k := 1; k < 3; k++ {
+		if math.Abs(n[k]) > math.Abs(n[first]) {
+			first = k
+		}
+	}
 	for k := range 3 {
-		if windsOnce(fanView{axis: k, v: v}, sectors) {
+		if windsOnce(fanView{axis: (first + k) % 3, v: v}, sectors) {
 			return true
 		}
 	}
@@ -126,12 +129,12 @@ func windsOnce(p fanView, sectors [][2]geom.Vec) bool {
 		}
 		turn = o
 	}
+	// The first sector covers its own edge v→a; no other may.
 	ref := sectors[0][0]
-	covers := 0
-	for _, s := range sectors {
+	for _, s := range sectors[1:] {
 		if turn*p.orient(s[0], ref) >= 0 && turn*p.orient(ref, s[1]) > 0 {
-			covers++
+			return false
 		}
 	}
-	return covers == 1
+	return true
 }

@@ -42,13 +42,31 @@ func selfIntersections(pos []float64, tris []int32, tree *bvh.Tree, skip, fans [
 	workers := runtime.GOMAXPROCS(0)
 	counts := make([]int, workers)
 	found := make([][][2]int32, workers)
-	tree.SelfPairsParallel(workers, func(w int, i, j int32) {
-		// The triangles' own boxes, recomputed rather than stored (48 bytes
-		// a triangle), reject most pairs that merely share a leaf box.
-		s, t := tris[3*i:3*i+3], tris[3*j:3*j+3]
-		if !skip[i] && !skip[j] && !shareFan(s, t, fans) && trianglesOverlapBoxes(pos, s, t) && trianglesIntersect(pos, s, t) {
-			counts[w]++
-			found[w] = addExample(found[w], [2]int32{i, j})
+	scratch := make([][2][]leafTriangle, workers)
+	tree.SelfLeafPairsParallel(workers, func(w int, a, b []int32) {
+		la := loadLeaf(pos, tris, skip, a, scratch[w][0][:0])
+		scratch[w][0] = la
+		lb := la
+		same := &a[0] == &b[0]
+		if !same {
+			lb = loadLeaf(pos, tris, skip, b, scratch[w][1][:0])
+			scratch[w][1] = lb
+		}
+		for x := range la {
+			start := 0
+			if same {
+				start = x + 1
+			}
+			s := &la[x]
+			for y := start; y < len(lb); y++ {
+				t := &lb[y]
+				if s.skip || t.skip || !boxesOverlap(&s.box, &t.box) || shareFan(s.c[:], t.c[:], fans) ||
+					!trianglesIntersect(pos, s.c[:], t.c[:]) {
+					continue
+				}
+				counts[w]++
+				found[w] = addExample(found[w], [2]int32{min(s.id, t.id), max(s.id, t.id)})
+			}
 		}
 	})
 	count := 0
@@ -62,6 +80,31 @@ func selfIntersections(pos []float64, tris []int32, tree *bvh.Tree, skip, fans [
 	return count, ex
 }
 
+// leafTriangle is what the search needs of a triangle, loaded once per
+// leaf pair rather than once per triangle pair.
+type leafTriangle struct {
+	id   int32
+	c    [3]int32   // corner indices
+	box  [6]float64 // min xyz, max xyz
+	skip bool
+}
+
+func loadLeaf(pos []float64, tris []int32, skip []bool, items []int32, out []leafTriangle) []leafTriangle {
+	for _, it := range items {
+		lt := leafTriangle{id: it, c: [3]int32(tris[3*it : 3*it+3]), skip: skip[it]}
+		for k := range 3 {
+			x0, x1, x2 := pos[3*lt.c[0]+int32(k)], pos[3*lt.c[1]+int32(k)], pos[3*lt.c[2]+int32(k)]
+			lt.box[k], lt.box[3+k] = min(x0, x1, x2), max(x0, x1, x2)
+		}
+		out = append(out, lt)
+	}
+	return out
+}
+
+func boxesOverlap(a, b *[6]float64) bool {
+	return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5]
+}
+
 // shareFan reports whether triangles s and t share a vertex whose fan is
 // certified.
 func shareFan(s, t []int32, fans []bool) bool {
@@ -71,19 +114,6 @@ func shareFan(s, t []int32, fans []bool) bool {
 		}
 	}
 	return false
-}
-
-// trianglesOverlapBoxes reports whether the bounding boxes of the
-// triangles with corner indices s and t overlap.
-func trianglesOverlapBoxes(pos []float64, s, t []int32) bool {
-	for k := range 3 {
-		s0, s1, s2 := pos[3*s[0]+int32(k)], pos[3*s[1]+int32(k)], pos[3*s[2]+int32(k)]
-		t0, t1, t2 := pos[3*t[0]+int32(k)], pos[3*t[1]+int32(k)], pos[3*t[2]+int32(k)]
-		if max(s0, s1, s2) < min(t0, t1, t2) || max(t0, t1, t2) < min(s0, s1, s2) {
-			return false
-		}
-	}
-	return true
 }
 
 // addExample inserts p into the sorted list ex, keeping at most

@@ -391,3 +391,16 @@ func sharedCorners(a, b []int32) int {
 	}
 	return n
 }
+
+// trianglesOverlapBoxes reports whether the bounding boxes of the
+// triangles with corner indices s and t overlap.
+func trianglesOverlapBoxes(pos []float64, s, t []int32) bool {
+	for k := range 3 {
+		s0, s1, s2 := pos[3*s[0]+int32(k)], pos[3*s[1]+int32(k)], pos[3*s[2]+int32(k)]
+		t0, t1, t2 := pos[3*t[0]+int32(k)], pos[3*t[1]+int32(k)], pos[3*t[2]+int32(k)]
+		if max(s0, s1, s2) < min(t0, t1, t2) || max(t0, t1, t2) < min(s0, s1, s2) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,5 +1,7 @@
 package format
 
+import "runtime"
+
 // Edge adjacency of an indexed triangle surface, the common ground of
 // Diagnose, Clean and Repair. Vertices are identified by index only, so
 // callers weld first. A collapsed triangle (two equal corner indices)
@@ -57,17 +59,31 @@ func newTopology(tris []int32, nv int) *topology {
 		}
 	}
 	tp.nbr = make([]int32, 3*nt)
-	for t := range nt {
-		if collapsed(tris, t) {
-			tp.nbr[3*t], tp.nbr[3*t+1], tp.nbr[3*t+2] = edgeNone, edgeNone, edgeNone
-			continue
+	// Triangles link their own edges only: ranges run concurrently, and
+	// the counts, kept per range, add up the same whatever the schedule.
+	counts := make([]edgeCounts, runtime.GOMAXPROCS(0))
+	forRanges(nt, func(c, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			if collapsed(tris, t) {
+				tp.nbr[3*t], tp.nbr[3*t+1], tp.nbr[3*t+2] = edgeNone, edgeNone, edgeNone
+				continue
+			}
+			for e := range 3 {
+				tp.linkEdge(t, e, &counts[c])
+			}
 		}
-		for e := range 3 {
-			tp.linkEdge(t, e)
-		}
+	})
+	for _, c := range counts {
+		tp.edges += c.edges
+		tp.boundaryEdges += c.boundary
+		tp.nonManifoldEdges += c.nonManifold
+		tp.inconsistentEdges += c.inconsistent
 	}
 	return tp
 }
+
+// edgeCounts tallies edges by kind.
+type edgeCounts struct{ edges, boundary, nonManifold, inconsistent int }
 
 // corner returns the local index (0..2) of vertex v in triangle t, or −1.
 func (tp *topology) corner(t int32, v int32) int {
@@ -79,9 +95,9 @@ func (tp *topology) corner(t int32, v int32) int {
 	return -1
 }
 
-// linkEdge sets nbr for edge e of triangle t, and counts the edge when t
-// is the lowest-numbered triangle holding it.
-func (tp *topology) linkEdge(t, e int) {
+// linkEdge sets nbr for edge e of triangle t, and tallies the edge in count
+// when t is the lowest-numbered triangle holding it.
+func (tp *topology) linkEdge(t, e int, count *edgeCounts) {
 	a, b := tp.tris[3*t+e], tp.tris[3*t+(e+1)%3]
 	n, other, lowest, sameWay := 1, int32(-1), true, false
 	for _, u := range tp.star(a) {
@@ -109,14 +125,14 @@ func (tp *topology) linkEdge(t, e int) {
 	if !lowest {
 		return
 	}
-	tp.edges++
+	count.edges++
 	switch {
 	case n == 1:
-		tp.boundaryEdges++
+		count.boundary++
 	case n > 2:
-		tp.nonManifoldEdges++
+		count.nonManifold++
 	case sameWay:
-		tp.inconsistentEdges++
+		count.inconsistent++
 	}
 }
 

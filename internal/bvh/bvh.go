@@ -271,16 +271,37 @@ func (t *Tree) SelfPairs(visit func(a, b int32) bool) {
 	if len(t.Nodes) == 0 {
 		return
 	}
-	t.selfPairs([]nodePair{{0, 0}}, visit)
+	t.selfPairs([]nodePair{{0, 0}}, itemPairs(visit))
+}
+
+// itemPairs turns a visitor of item pairs into one of leaf pairs, as
+// selfPairs hands them over: every pair of items once, smaller first.
+func itemPairs(visit func(a, b int32) bool) func(a, b []int32) bool {
+	return func(a, b []int32) bool {
+		same := &a[0] == &b[0]
+		for x, u := range a {
+			start := 0
+			if same {
+				start = x + 1
+			}
+			for _, v := range b[start:] {
+				if !visit(min(u, v), max(u, v)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
 }
 
 // nodePair is a pair of nodes (possibly one node with itself) whose
 // items' pairs a self-pair traversal has still to visit.
 type nodePair struct{ i, j int32 }
 
-// selfPairs runs the self-pair traversal from the pairs on stack and
-// reports false if visit stopped it.
-func (t *Tree) selfPairs(stack []nodePair, visit func(a, b int32) bool) bool {
+// selfPairs runs the self-pair traversal from the pairs on stack, calling
+// visit with the items of each pair of overlapping leaves (the same slice
+// twice for a leaf with itself), and reports false if visit stopped it.
+func (t *Tree) selfPairs(stack []nodePair, visit func(a, b []int32) bool) bool {
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -293,17 +314,8 @@ func (t *Tree) selfPairs(stack []nodePair, visit func(a, b int32) bool) bool {
 			stack = t.split(p, stack)
 			continue
 		}
-		a, b := t.Items[fi:fi+ci], t.Items[fj:fj+cj]
-		for x, u := range a {
-			start := 0
-			if p.i == p.j {
-				start = x + 1
-			}
-			for _, v := range b[start:] {
-				if !visit(min(u, v), max(u, v)) {
-					return false
-				}
-			}
+		if !visit(t.Items[fi:fi+ci], t.Items[fj:fj+cj]) {
+			return false
 		}
 	}
 	return true

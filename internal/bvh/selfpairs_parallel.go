@@ -12,6 +12,17 @@ import (
 // order-independent operation (a sum, a minimum, a sort) to stay
 // deterministic. It returns when every pair has been visited.
 func (t *Tree) SelfPairsParallel(workers int, visit func(w int, a, b int32)) {
+	t.SelfLeafPairsParallel(workers, func(w int, a, b []int32) {
+		itemPairs(func(u, v int32) bool { visit(w, u, v); return true })(a, b)
+	})
+}
+
+// SelfLeafPairsParallel is SelfPairsParallel by leaves: visit(w, a, b)
+// gets the items of two leaves whose boxes overlap — the same slice twice
+// for a leaf with itself, whose pairs are those of distinct items — so a
+// caller can load what it needs of each item once per leaf rather than
+// once per pair.
+func (t *Tree) SelfLeafPairsParallel(workers int, visit func(w int, a, b []int32)) {
 	if len(t.Nodes) == 0 {
 		return
 	}
@@ -38,9 +49,9 @@ func (t *Tree) SelfPairsParallel(workers int, visit func(w int, a, b int32)) {
 	for w := range workers {
 		wg.Go(func() {
 			stack := make([]nodePair, 0, 2*MaxDepth)
-			pairVisit := func(a, b int32) bool { visit(w, a, b); return true }
+			leafVisit := func(a, b []int32) bool { visit(w, a, b); return true }
 			for k := taken.Add(1) - 1; k < int64(len(tasks)); k = taken.Add(1) - 1 {
-				t.selfPairs(append(stack[:0], tasks[k]), pairVisit)
+				t.selfPairs(append(stack[:0], tasks[k]), leafVisit)
 			}
 		})
 	}

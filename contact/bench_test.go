@@ -2,6 +2,7 @@ package contact
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"syscall"
 	"testing"
@@ -110,6 +111,24 @@ func BenchmarkBodyBuild(b *testing.B) {
 				NewCompliant(m.pos, m.tets, eps, Material{Modulus: 1})
 			}
 			b.ReportMetric(float64(nt)*float64(b.N)/(processCPU()-start).Seconds(), "tets/cpu-s")
+		})
+	}
+}
+
+// BenchmarkSpheresRotation turns B (about a generic axis) to see what the
+// axis-aligned boxes cost: each body's tree is built in its own frame, and
+// B's boxes are mapped into A's as the boxes around them, loosest at 45°.
+func BenchmarkSpheresRotation(b *testing.B) {
+	a := sphereBody(b, 3, 2, 5, Material{Modulus: 1e6})
+	o := sphereBody(b, 3, 2, 5, Material{Modulus: 1e6})
+	for _, deg := range []float64{0, 15, 45} {
+		b.Run(fmt.Sprintf("deg=%g", deg), func(b *testing.B) {
+			e := NewEvaluator(Options{})
+			cfg := static(Identity(), PoseFromAxisAngle(geom.Vec{1, 2, 3}, deg*math.Pi/180, geom.Vec{5, 0, 0}))
+			r := mustEval(b, e, a, o, cfg)
+			loopCPU(b, func() { e.Evaluate(a, o, cfg) })
+			b.ReportMetric(float64(r.Polygons), "polygons")
+			b.ReportMetric(float64(r.Candidates), "pairs")
 		})
 	}
 }

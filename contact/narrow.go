@@ -222,8 +222,11 @@ func (e *Evaluator) emit(poly *polygon, nhat, g geom.Vec, c float64, a, b int32)
 	if poly.n < 3 {
 		return
 	}
-	v0 := poly.v[0]
-	p0 := geom.Dot(g, v0) + c
+	var pv [maxPolyVerts]float64
+	for k := range poly.n {
+		pv[k] = geom.Dot(g, poly.v[k]) + c
+	}
+	v0, p0 := poly.v[0], pv[0]
 	var area2, ip float64
 	var cen, ipx geom.Vec
 	for k := 1; k+1 < poly.n; k++ {
@@ -232,7 +235,7 @@ func (e *Evaluator) emit(poly *polygon, nhat, g geom.Vec, c float64, a, b int32)
 		a2 := geom.Dot(nhat, geom.Cross(u, w))
 		area2 += a2
 		// ∫p = A·Σpᵢ/3 and ∫p·x = A/12·(Σ pᵢxᵢ + (Σ pᵢ)(Σ xᵢ)) on a triangle.
-		p1, p2 := geom.Dot(g, v1)+c, geom.Dot(g, v2)+c
+		p1, p2 := pv[k], pv[k+1]
 		sp := p0 + p1 + p2
 		ip += a2 * sp
 		for i := range 3 {
@@ -249,11 +252,12 @@ func (e *Evaluator) emit(poly *polygon, nhat, g geom.Vec, c float64, a, b int32)
 	s := &e.surf
 	X := &e.X_WP
 	for k := 0; k <= poly.n; k++ {
-		x := cen
+		x, p := cen, geom.Dot(g, cen)+c
 		if k < poly.n {
-			x = poly.v[k]
+			x, p = poly.v[k], pv[k]
 		}
-		e.p0 = append(e.p0, math.Max(geom.Dot(g, x)+c, 0))
+		// Round-off can take p a hair below 0 at the surface of a body.
+		e.p0 = append(e.p0, max(p, 0))
 		w := X.Apply(x)
 		s.Vertices = append(s.Vertices, w[0], w[1], w[2])
 	}

@@ -1,11 +1,14 @@
 package format_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/hschendel/stl"
 
 	"github.com/pfmesh/pfmesh/fixtures"
 	"github.com/pfmesh/pfmesh/format"
@@ -67,5 +70,31 @@ func BenchmarkRead(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// BenchmarkASCIISTL compares pfmesh's ASCII STL reader with
+// github.com/hschendel/stl's on the same file (reported per triangle).
+func BenchmarkASCIISTL(b *testing.B) {
+	const n = 100_000
+	data := fixtures.ASCIISTL(shapes.Torus(1, 0.3, 500, 100), "torus")
+	perTriangle := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n/1000, "µs/tri")
+	}
+	b.Run("pfmesh/n=1e5", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := format.DecodeSurface(data, "torus.stl", format.ReadOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perTriangle(b)
+	})
+	b.Run("hschendel/n=1e5", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := stl.ReadAll(bytes.NewReader(data)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perTriangle(b)
 	})
 }

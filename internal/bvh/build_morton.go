@@ -17,7 +17,8 @@ import (
 // below log₁.₅(n/leafSize) + 1. One radix sort and a binary search per node
 // replace Build's selection over every level, which makes it several
 // times faster, and the spatial splits suit contact queries at least as
-// well. Items with equal codes keep index order, and the result does not
+// well (BuildTriangles does the same for triangles, with unbalanced octree
+// splits). Items with equal codes keep index order, and the result does not
 // depend on GOMAXPROCS. The boxes must be finite.
 func BuildMorton(boxes []float64, leafSize int) *Tree {
 	n := len(boxes) / 6
@@ -46,12 +47,15 @@ func BuildMorton(boxes []float64, leafSize int) *Tree {
 			var code uint64
 			for k := range 3 {
 				c := 0.5 * (boxes[6*i+k] + boxes[6*i+3+k])
-				code |= spread21(uint64((c-lo[k])*scale[k])) << (2 - k)
+				code |= spread(uint64((c-lo[k])*scale[k])) << (2 - k)
 			}
 			codes[i] = code
 		}
 	})
-	codes, t.Items = radixSortIndex(codes)
+	for i := range t.Items {
+		t.Items[i] = int32(i)
+	}
+	radixSort(codes, t.Items)
 	m := mortonBuilder{t: t, boxes: boxes, codes: codes, leaf: leafSize}
 	nn := m.count(0, n)
 	t.Nodes = make([]int32, 2*nn)
@@ -65,17 +69,6 @@ type mortonBuilder struct {
 	boxes []float64
 	codes []uint64 // sorted, parallel to t.Items
 	leaf  int
-}
-
-// spread21 spaces the low 21 bits of x three apart.
-func spread21(x uint64) uint64 {
-	x &= 1<<21 - 1
-	x = (x | x<<32) & 0x1f00000000ffff
-	x = (x | x<<16) & 0x1f0000ff0000ff
-	x = (x | x<<8) & 0x100f00f00f00f00f
-	x = (x | x<<4) & 0x10c30c30c30c30c3
-	x = (x | x<<2) & 0x1249249249249249
-	return x
 }
 
 // split returns where run [lo, hi) of the curve splits.
@@ -157,39 +150,4 @@ func parallelRanges(n int, f func(lo, hi int)) {
 		wg.Go(func() { f(lo, min(lo+chunk, n)) })
 	}
 	wg.Wait()
-}
-
-// radixSortIndex sorts keys (in place or into a new slice, which it
-// returns) and returns 0 … n−1 in the same order, ties in index order: a
-// stable least-significant-digit radix sort, skipping digits all keys
-// share.
-func radixSortIndex(keys []uint64) ([]uint64, []int32) {
-	n := len(keys)
-	ids := make([]int32, n)
-	for i := range ids {
-		ids[i] = int32(i)
-	}
-	keys2, ids2 := make([]uint64, n), make([]int32, n)
-	// 11-bit digits: six passes, counts that fit in L1.
-	const digit, buckets = 11, 1 << 11
-	var cnt [buckets + 1]int
-	for shift := 0; shift < 64; shift += digit {
-		clear(cnt[:])
-		for _, k := range keys {
-			cnt[(k>>shift)&(buckets-1)+1]++
-		}
-		if cnt[(keys[0]>>shift)&(buckets-1)+1] == n {
-			continue // every key has this digit
-		}
-		for d := 1; d <= buckets; d++ {
-			cnt[d] += cnt[d-1]
-		}
-		for i, k := range keys {
-			d := (k >> shift) & (buckets - 1)
-			keys2[cnt[d]], ids2[cnt[d]] = k, ids[i]
-			cnt[d]++
-		}
-		keys, keys2, ids, ids2 = keys2, keys, ids2, ids
-	}
-	return keys, ids
 }

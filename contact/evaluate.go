@@ -97,7 +97,7 @@ type Evaluator struct {
 	// P's tet face planes.
 	qElems, qNodes, pTets slotCache
 
-	visitCC, visitCR     func(a, b int32) bool
+	visitLeaves          func(i, j int32) bool
 	overlapCC, overlapCR func(i, j int32) bool
 	visitH               func(a int32) bool
 }
@@ -112,7 +112,7 @@ func NewEvaluator(opts Options) *Evaluator {
 	}
 	e := &Evaluator{opts: opts, cosMax: math.Cos(opts.MaxNormalAngle)}
 	// Method values are made once so passing them does not allocate.
-	e.visitCC, e.visitCR, e.visitH = e.leavesCompliant, e.leavesRigid, e.tetHalfSpace
+	e.visitLeaves, e.visitH = e.leaves, e.tetHalfSpace
 	e.overlapCC, e.overlapCR = e.overlapCompliant, e.overlapRigid
 	return e
 }
@@ -165,9 +165,9 @@ func (e *Evaluator) Evaluate(a, b *Body, c Config) (*Result, error) {
 
 	switch b.kind {
 	case Compliant:
-		a.tree.LeafPairs(b.tree, &e.stack, e.overlapCC, e.visitCC)
+		a.tree.LeafPairs(b.tree, &e.stack, e.overlapCC, e.visitLeaves)
 	case Rigid:
-		a.tree.LeafPairs(b.tree, &e.stack, e.overlapCR, e.visitCR)
+		a.tree.LeafPairs(b.tree, &e.stack, e.overlapCR, e.visitLeaves)
 	case HalfSpace:
 		n := geom.Vec{e.X_PQ.R[2], e.X_PQ.R[5], e.X_PQ.R[8]}
 		a.tree.PlaneItems(n, -geom.Dot(n, e.X_PQ.P), &e.stack, e.visitH)

@@ -52,15 +52,16 @@ func (e *Evaluator) rangesMeet(gp, gq []float64) bool {
 	return e.eP*gp[1] >= e.eQ*gq[0] && e.eQ*gq[1] >= e.eP*gp[0]
 }
 
-// leavesCompliant handles leaf i of P's tree against leaf j of Q's, both
-// compliant: each tet of j whose pressure range and box meet leaf i's,
+// leaves handles leaf i of P's tree against leaf j of Q's: each element
+// of j whose box (and, for a compliant Q, pressure range) meets leaf i's,
 // against each tet of i.
-func (e *Evaluator) leavesCompliant(i, j int32) bool {
+func (e *Evaluator) leaves(i, j int32) bool {
 	P, Q := e.p, e.q
 	fi, ci := P.tree.Nodes[2*i], P.tree.Nodes[2*i+1]
 	fj, cj := Q.tree.Nodes[2*j], Q.tree.Nodes[2*j+1]
+	compliant := Q.kind == Compliant
 	for b := fj; b < fj+cj; b++ {
-		if !e.rangesMeet(P.gNode[2*i:2*i+2], Q.gRange[2*b:2*b+2]) {
+		if compliant && !e.rangesMeet(P.gNode[2*i:2*i+2], Q.gRange[2*b:2*b+2]) {
 			continue
 		}
 		qe := e.qElem(b)
@@ -68,7 +69,11 @@ func (e *Evaluator) leavesCompliant(i, j int32) bool {
 			continue
 		}
 		for a := fi; a < fi+ci; a++ {
-			e.pairCompliant(a, b, qe)
+			if compliant {
+				e.pairCompliant(a, b, qe)
+			} else {
+				e.pairRigid(a, b, qe)
+			}
 		}
 	}
 	return true
@@ -138,24 +143,6 @@ func (e *Evaluator) pairCompliant(a, b int32, qe []float64) {
 		return
 	}
 	e.emit(poly, geom.Scale(1/nn, n), gp, e.eP*fp[3], a, b)
-}
-
-// leavesRigid handles leaf i of P's tree against leaf j of the rigid Q's:
-// each triangle of j whose box meets leaf i's against each tet of i.
-func (e *Evaluator) leavesRigid(i, j int32) bool {
-	P, Q := e.p, e.q
-	fi, ci := P.tree.Nodes[2*i], P.tree.Nodes[2*i+1]
-	fj, cj := Q.tree.Nodes[2*j], Q.tree.Nodes[2*j+1]
-	for b := fj; b < fj+cj; b++ {
-		qe := e.qElem(b)
-		if !boxesMeet(P.tree.Bounds[6*i:6*i+6], qe[qBox:qBox+6]) {
-			continue
-		}
-		for a := fi; a < fi+ci; a++ {
-			e.pairRigid(a, b, qe)
-		}
-	}
-	return true
 }
 
 // pairRigid handles tet a of P against triangle b of the rigid Q (cached

@@ -231,6 +231,14 @@ func (p *plyParser) value(t plyType) (float64, error) {
 	return t.decode(b, p.order), nil
 }
 
+// valueIf reads one value of type t if wanted, else skips past it.
+func (p *plyParser) valueIf(t plyType, wanted bool) (float64, error) {
+	if wanted {
+		return p.value(t)
+	}
+	return 0, p.skip(t)
+}
+
 // skip reads past one value of type t without interpreting it, so an
 // ignored property may hold anything, NaN included.
 func (p *plyParser) skip(t plyType) error {
@@ -280,15 +288,13 @@ func (p *plyParser) parseBody() error {
 					continue
 				}
 				k := slices.Index(xyz[:], i)
-				if !vertex || k < 0 {
-					if err := p.skip(pr.typ); err != nil {
-						return err
-					}
-					continue
-				}
-				x, err := p.value(pr.typ)
+				coord := vertex && k >= 0
+				x, err := p.valueIf(pr.typ, coord)
 				if err != nil {
 					return err
+				}
+				if !coord {
+					continue
 				}
 				if math.IsNaN(x) || math.IsInf(x, 0) {
 					return errorf(ErrNonFinite, "vertex %d: coordinate is NaN or infinite", len(p.pos)/3)
@@ -317,15 +323,12 @@ func (p *plyParser) list(pr plyProperty, isFace bool) error {
 	}
 	p.corners = p.corners[:0]
 	for range int(n) {
-		if !isFace {
-			if err := p.skip(pr.typ); err != nil {
-				return err
-			}
-			continue
-		}
-		x, err := p.value(pr.typ)
+		x, err := p.valueIf(pr.typ, isFace)
 		if err != nil {
 			return err
+		}
+		if !isFace {
+			continue
 		}
 		if x != math.Trunc(x) || x < 0 || x > math.MaxInt32 {
 			return errorf(ErrBadIndex, "vertex index %g out of range", x)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,23 +109,12 @@ func TestASCIISTLVariants(t *testing.T) {
 			continue
 		}
 		want := []float64{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}
-		if got := corners(s); !slicesEqual(got, want) || s.NumVertices() != 4 {
+		if got := corners(s); !slices.Equal(got, want) || s.NumVertices() != 4 {
 			t.Errorf("%s: corners %v, %d vertices", name, got, s.NumVertices())
 		}
 	}
 }
 
-func slicesEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // binarySTL returns a binary STL header claiming count triangles followed
 // by the given triangles (12 float32 each: normal and three corners).

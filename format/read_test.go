@@ -115,7 +115,6 @@ func TestASCIISTLVariants(t *testing.T) {
 	}
 }
 
-
 // binarySTL returns a binary STL header claiming count triangles followed
 // by the given triangles (12 float32 each: normal and three corners).
 func binarySTL(count uint32, tris ...[12]float32) []byte {

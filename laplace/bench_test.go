@@ -26,7 +26,7 @@ func benchMesh(n int) *tetmesh.Mesh {
 func BenchmarkAssemble(b *testing.B) {
 	for _, nt := range []int{1e5, 1e6} {
 		m := benchMesh(nt / 6)
-		b.Run(fmt.Sprintf("tets=%.0e", float64(nt)), func(b *testing.B) {
+		b.Run("tets="+sizeName(nt), func(b *testing.B) {
 			for b.Loop() {
 				order, unknown := freeOrder(m)
 				assemble(m.Positions, m.Tets, m.Tags, order, unknown)
@@ -50,7 +50,7 @@ func BenchmarkSolve(b *testing.B) {
 			if pc == "jacobi" && n > 1e5 {
 				continue
 			}
-			b.Run(fmt.Sprintf("%s/n=%.0e", pc, float64(n)), func(b *testing.B) {
+			b.Run(pc+"/n="+sizeName(n), func(b *testing.B) {
 				var f *Field
 				var asm, setup, solve time.Duration
 				cpu0 := cpuTime()
@@ -141,6 +141,16 @@ func (a *csr[T]) bytes() int {
 	return 8*len(a.rowPtr) + 4*len(a.col) + int(unsafe.Sizeof(v))*len(a.val)
 }
 
+// sizeName writes a power of ten as 1e5.
+func sizeName(n int) string {
+	e := 0
+	for n >= 10 && n%10 == 0 {
+		n /= 10
+		e++
+	}
+	return fmt.Sprintf("%de%d", n, e)
+}
+
 // cpuTime returns the user and system CPU time of the process: on a
 // shared machine it shows the work done when wall time is inflated.
 func cpuTime() time.Duration {
@@ -162,7 +172,7 @@ func benchSystem(n int) system {
 func BenchmarkAMGSetup(b *testing.B) {
 	for _, n := range []int{1e5, 1e6} {
 		sys := benchSystem(n)
-		b.Run(fmt.Sprintf("n=%.0e", float64(n)), func(b *testing.B) {
+		b.Run("n="+sizeName(n), func(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				if _, err := newAMG(&sys.a); err != nil {

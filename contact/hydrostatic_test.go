@@ -27,7 +27,7 @@ func TestHydrostaticBox(t *testing.T) {
 	face := rigidBox(t, geom.Vec{-1, -1, 0}, geom.Vec{3, 3, 1}, 3, Material{})
 	hs := mustHalfSpace(t, Material{})
 	flip := PoseFromRPY(0, 0, 0, math.Pi, 0, 0)
-	e := NewEvaluator(Options{})
+	e, ec := NewEvaluator(Options{}), NewEvaluator(Options{Quadrature: Centroid})
 	for _, c := range []struct {
 		roll, pitch, z0 float64
 	}{
@@ -72,6 +72,15 @@ func TestHydrostaticBox(t *testing.T) {
 				}
 				if relErr(r.Area, 1/up[2]) > 1e-12 {
 					t.Errorf("area %.15g, want %.15g", r.Area, 1/up[2])
+				}
+				// The centroid rule is exact for the force of a linear
+				// pressure too, not for its moment.
+				rc := mustEval(t, ec, box, rigid.b, static(Identity(), rigid.X))
+				if vecErr(rc.OnA.Force, wantF) > 1e-12*geom.Norm(wantF) {
+					t.Errorf("centroid rule: force %v, want %v", rc.OnA.Force, wantF)
+				}
+				if d := vecErr(rc.OnA.Torque, wantT); d > 1e-2*geom.Norm(wantT) || (c.roll != 0 && d < 1e-12*geom.Norm(wantT)) {
+					t.Errorf("centroid rule: torque %v, want about %v (and not exactly)", rc.OnA.Torque, wantT)
 				}
 			})
 		}

@@ -5,7 +5,7 @@
 # baseline), its reduced system is exported, and SciPy solves the same
 # system with Jacobi-preconditioned CG (scipy.sparse.linalg.cg; SciPy has
 # no AMG) to the same relative residual 1e-10. Prints medians and ratios.
-# Usage: bench/laplace/run.sh [vertices]   (default 1000000)
+# Usage: bench/laplace/run.sh [vertices]   (default 1000000; RUNS=k solves per solver, default 5)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-1000000}"
@@ -15,8 +15,8 @@ if ! "$py" -c 'import scipy' 2>/dev/null; then
 fi
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
-echo "== laplace.Solve (medians of 5 runs)"
-go run ./bench/laplace/export -n "$n" -out "$dir" | tee "$dir/go.json"
+echo "== laplace.Solve (medians of ${RUNS:-5} runs)"
+go run ./bench/laplace/export -n "$n" -runs "${RUNS:-5}" -out "$dir" | tee "$dir/go.json"
 echo "== SciPy (medians)"
 "$py" bench/laplace/scipy_cg.py "$dir" | tee "$dir/scipy.json"
 "$py" - "$dir" <<'PY'

@@ -2,6 +2,8 @@ package format
 
 import (
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -140,20 +142,26 @@ func Diagnose(s *Surface) *Report {
 
 	tp := newTopology(tris, nv)
 	r.Edges, r.BoundaryEdges, r.NonManifoldEdges, r.InconsistentEdges = tp.edges, tp.boundaryEdges, tp.nonManifoldEdges, tp.inconsistentEdges
-	r.BoundaryLoops = []int{}
-	for _, loop := range tp.boundaryLoops() {
-		r.BoundaryLoops = append(r.BoundaryLoops, len(loop))
-	}
-	r.NonManifoldVertices = tp.nonManifoldVertices()
-	_, nc := tp.components()
-	r.Components = nc
+	// The questions below only read the topology: ask them concurrently.
+	var fans []bool
+	var wg sync.WaitGroup
+	wg.Go(func() { fans = flatFans(pos, tp) })
+	wg.Go(func() {
+		r.BoundaryLoops = []int{}
+		for _, loop := range tp.boundaryLoops() {
+			r.BoundaryLoops = append(r.BoundaryLoops, len(loop))
+		}
+		_, r.Components = tp.components()
+	})
+	wg.Go(func() { r.NonManifoldVertices = tp.nonManifoldVertices() })
+	wg.Go(func() {
+		r.Orientable = !slices.Contains(tp.orientPatches().conflicted, true)
+	})
+	wg.Wait()
+	nc := r.Components
 	r.Closed = r.BoundaryEdges == 0 && r.NonManifoldEdges == 0 && r.CollapsedTriangles == 0 && nt > 0
 	r.Manifold = r.NonManifoldEdges == 0 && r.NonManifoldVertices == 0
 	r.ConsistentlyOriented = r.InconsistentEdges == 0 && r.NonManifoldEdges == 0
-	r.Orientable = true
-	for _, c := range tp.orientPatches().conflicted {
-		r.Orientable = r.Orientable && !c
-	}
 	if r.Closed && r.Manifold && r.Orientable {
 		// χ = V − E + F over the used vertices; each closed orientable
 		// component of genus g has χ = 2 − 2g.
@@ -162,7 +170,6 @@ func Diagnose(s *Surface) *Report {
 		r.Genus = &g
 	}
 
-	fans := flatFans(pos, tp)
 	<-built
 	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, tree, degenerate, fans)
 	r.Verdict = r.verdict(pos, tris)

@@ -282,3 +282,28 @@ func TestBinarySTLTrailingBytes(t *testing.T) {
 		t.Errorf("%d triangles", s.NumTriangles())
 	}
 }
+
+// The statement forms of OBJ, OFF and PLY that real files use, each
+// reading as the unit square split into two triangles.
+func TestTextFormatVariants(t *testing.T) {
+	square := []float64{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0}
+	cases := []struct{ name, text string }{
+		{"quad.obj", "# a quad\nmtllib m.mtl\no sq\nv 0 0 0\nv 1 0 0 1.0\nv 1 1 0 0.5 0.5 0.5\nv 0 1 0\nvt 0 0\nvn 0 0 1\ng a b\nusemtl red\ns 1\nl 1 2\nf 1/1/1 2/1/1 3/1/1 4/1/1\n"},
+		{"continued.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 \\\n 3 \\\n   4\n"},
+		{"relative.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf -4 -3 -2 -1\n"},
+		{"crlf.obj", "v 0 0 0\r\nv 1 0 0\r\nv 1 1 0\r\nv 0 1 0\r\nf 1 2 3\r\nf 1 3 4\r\n"},
+		{"inline.off", "OFF 4 1 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n"},
+		{"colour.off", "COFF\n# colours after every vertex and face\n4 2 0\n0 0 0 255 0 0 255\n1 0 0 0 255 0 255\n\n1 1 0 0 0 255 255\n0 1 0 9 9 9 255\n3 0 1 2 1 0 0\n3 0 2 3 0 1 0\n"},
+		{"faces-first.ply", "ply\nformat ascii 1.0\nelement face 2\nproperty list uchar uint vertex_index\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\nend_header\n3 0 1 2\n3 0 2 3\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n"},
+	}
+	for _, c := range cases {
+		s, err := format.DecodeSurface([]byte(c.text), c.name, format.ReadOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := corners(s); !slices.Equal(got, square) {
+			t.Errorf("%s: corners %v", c.name, got)
+		}
+	}
+}

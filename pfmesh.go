@@ -68,14 +68,16 @@ func BuildSurface(s *format.Surface, opt Options) (*format.PFM, *Report, error) 
 	}
 
 	report("check", 0)
-	rep.Surface = format.Diagnose(s)
 	if opt.Repair {
 		s, rep.Repairs = format.Repair(s, format.RepairOptions{})
-		rep.Surface = format.Diagnose(s)
 	}
-	verdict := rep.Surface.Verdict
+	// The verdict is taken on the cleaned surface: welding, dropping
+	// degenerate and duplicate triangles and orienting may be all a
+	// surface needs for the exact path.
 	clean, cleanRep := format.Clean(s, format.CleanOptions{})
 	rep.Clean = cleanRep
+	rep.Surface = format.Diagnose(clean)
+	verdict := rep.Surface.Verdict
 	rep.stage("check", fmt.Sprintf("%d triangles, %s", s.NumTriangles(), verdictLine(verdict)))
 
 	switch {

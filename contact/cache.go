@@ -40,11 +40,16 @@ func (c *slotCache) get(i int32) ([]float64, bool) {
 		s := int(c.slots[i]) * c.w
 		return c.data[s : s+c.w], false
 	}
+	return c.add(i), true
+}
+
+// add gives item i a new slot.
+func (c *slotCache) add(i int32) []float64 {
 	c.stamps[i] = c.stamp
 	c.slots[i] = int32(len(c.data) / c.w)
 	s := len(c.data)
 	c.data = append(c.data, make([]float64, c.w)...)
-	return c.data[s : s+c.w], true
+	return c.data[s : s+c.w]
 }
 
 // Layout of a cached element of Q, in P's frame: its 3 or 4 vertices, their
@@ -62,9 +67,14 @@ const (
 // first use.
 func (e *Evaluator) qElem(t int32) []float64 {
 	f, fresh := e.qElems.get(t)
-	if !fresh {
-		return f
+	if fresh {
+		e.fillQElem(t, f)
 	}
+	return f
+}
+
+// fillQElem computes the cached values f of element t of Q.
+func (e *Evaluator) fillQElem(t int32, f []float64) {
 	Q := e.q
 	per := 3
 	if Q.kind == Compliant {
@@ -89,7 +99,6 @@ func (e *Evaluator) qElem(t int32) []float64 {
 		f[qField], f[qField+1], f[qField+2], f[qField+3] = g[0], g[1], g[2], e.eQ*fq[3]-geom.Dot(g, X.P)
 		f[qFaces] = math.NaN() // face planes not computed yet
 	}
-	return f
 }
 
 // qFacePlanes returns the face planes of tet element f of Q (as qElem
@@ -133,9 +142,14 @@ func facePlanes(v *[4]geom.Vec, out []float64) {
 // its rotated box, widened by a few ulps for round-off.
 func (e *Evaluator) qNode(j int32) []float64 {
 	out, fresh := e.qNodes.get(j)
-	if !fresh {
-		return out
+	if fresh {
+		e.fillQNode(j, out)
 	}
+	return out
+}
+
+// fillQNode computes the cached box out of node j of Q.
+func (e *Evaluator) fillQNode(j int32, out []float64) {
 	b := e.q.tree.Bounds[6*j : 6*j+6]
 	R := &e.X_PQ.R
 	for i := range 3 {
@@ -150,5 +164,4 @@ func (e *Evaluator) qNode(j int32) []float64 {
 		ext += (mag + math.Abs(e.X_PQ.P[i]) + ext) * 0x1p-50
 		out[i], out[3+i] = cen-ext, cen+ext
 	}
-	return out
 }

@@ -1,6 +1,7 @@
 package tetgen
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -65,6 +66,11 @@ type Report struct {
 	VoidSplits     int `json:"void_splits"`     // inside the body, to split zero-pressure tets, faces and edges
 	PointsInserted int `json:"points_inserted"` // of Options.Points
 
+	// ConformingRecovery is set when flip-based boundary recovery
+	// failed and the surface was recovered by conforming Delaunay
+	// refinement instead (more Steiner points).
+	ConformingRecovery bool `json:"conforming_recovery"`
+
 	InputVolume float64 `json:"input_volume"` // enclosed by the input surface, m³
 	Volume      float64 `json:"volume"`       // of the tets, m³
 
@@ -86,6 +92,7 @@ const (
 	vFacet                // Steiner point inside an input triangle
 	vVolume               // Steiner point inside the body
 	vPoint                // a caller-supplied point
+	vBox                  // a corner of the box around everything, outside the body
 )
 
 // mesher holds the state of one Build.
@@ -94,6 +101,8 @@ type mesher struct {
 	m   *tri
 	s   surface
 	sc  surfCavity
+
+	prot protected // what flips must keep during boundary recovery
 
 	facets   []facetInfo
 	segIndex map[uint64]int32 // input edge (lo, hi vertex) → segment
@@ -105,6 +114,10 @@ type mesher struct {
 	on     []uint8 // per vertex: onNone, onOuter or onCore, the surface it lies on
 	tag    []tetmesh.Tag
 	nOuter int // vertices of the input surface (the core surface's follow)
+
+	// conforming recovers the surface by Delaunay insertion of Steiner
+	// points only, never flips: more points, always converges.
+	conforming bool
 
 	rep   *Report
 	buf   []int32
@@ -178,9 +191,28 @@ func Build(s *format.Surface, opt Options) (*Mesh, *Report, error) {
 	if err := checkOptions(&opt); err != nil {
 		return nil, nil, err
 	}
-	ms := &mesher{opt: opt, rep: &Report{InputVertices: s.NumVertices(), InputTriangles: s.NumTriangles()}}
-	ms.rep.InputVolume = enclosedVolume(s)
+	mesh, rep, err := build(s, opt, false)
+	var recErr *recoveryError
+	if errors.As(err, &recErr) {
+		// Flips and forced insertions could not recover the surface
+		// everywhere; conforming recovery always can (at the price of
+		// more Steiner points), so start over with it.
+		mesh, rep, err = build(s, opt, true)
+	}
+	return mesh, rep, err
+}
 
+// recoveryError is a boundary recovery failure that conforming recovery
+// may overcome.
+type recoveryError struct{ err error }
+
+func (e *recoveryError) Error() string { return e.err.Error() }
+func (e *recoveryError) Unwrap() error { return e.err }
+
+func build(s *format.Surface, opt Options, conforming bool) (*Mesh, *Report, error) {
+	ms := &mesher{opt: opt, conforming: conforming, rep: &Report{InputVertices: s.NumVertices(), InputTriangles: s.NumTriangles()}}
+	ms.rep.ConformingRecovery = conforming
+	ms.rep.InputVolume = enclosedVolume(s)
 	stages := []struct {
 		name string
 		run  func() error
@@ -287,6 +319,33 @@ func checkSurface(s *format.Surface, what string) error {
 	return nil
 }
 
+// boundingBox returns the eight corners of a box around the points, half
+// their extent away on every side. With its corners in the Delaunay
+// tetrahedralization, every surface simplex is inside the hull, so
+// boundary recovery never meets a ghost tet; the box goes with the
+// outside at carving.
+func boundingBox(xyz []float64) []float64 {
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for i := 0; i < len(xyz); i += 3 {
+		for k := 0; k < 3; k++ {
+			lo[k], hi[k] = min(lo[k], xyz[i+k]), max(hi[k], xyz[i+k])
+		}
+	}
+	ext := max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2])
+	var out []float64
+	for c := 0; c < 8; c++ {
+		for k := 0; k < 3; k++ {
+			if c>>k&1 == 0 {
+				out = append(out, lo[k]-ext/2)
+			} else {
+				out = append(out, hi[k]+ext/2)
+			}
+		}
+	}
+	return out
+}
+
 // enclosedVolume is the volume a closed outward surface bounds.
 func enclosedVolume(s *format.Surface) float64 {
 	var v float64
@@ -308,6 +367,8 @@ func (ms *mesher) initialize(s *format.Surface) error {
 	for _, x := range surfs {
 		xyz = append(xyz, x.Positions...)
 	}
+	nIn := len(xyz) / 3
+	xyz = append(xyz, boundingBox(xyz)...)
 	m, perm, dup, err := delaunay(xyz)
 	if err != nil {
 		return fmt.Errorf("tetgen: the surface vertices span no volume: %w", err)
@@ -320,7 +381,7 @@ func (ms *mesher) initialize(s *format.Surface) error {
 	}
 	ms.m = m
 	n := len(perm)
-	ms.nInput = n
+	ms.nInput = nIn
 	ms.nOuter = s.NumVertices()
 	ms.kind = make([]uint8, n)
 	ms.ref = make([]int32, n)
@@ -330,6 +391,10 @@ func (ms *mesher) initialize(s *format.Surface) error {
 	for v, in := range perm {
 		ms.ref[v] = in
 		idOf[in] = int32(v)
+		if int(in) >= nIn {
+			ms.kind[v], ms.ref[v] = vBox, -1
+			continue
+		}
 		ms.on[v], ms.tag[v] = onOuter, tetmesh.Boundary
 		if int(in) >= ms.nOuter {
 			ms.on[v], ms.tag[v] = onCore, tetmesh.Core

@@ -72,6 +72,10 @@ type tri struct {
 	// take the region of the cavity they fill.
 	region []int8
 	newReg []int8
+	// flipped is set once a flip has made the tetrahedralization
+	// possibly non-Delaunay: insertions then check their cavities.
+	flipped bool
+	version int // counts changes made by flips
 }
 
 const (
@@ -152,16 +156,24 @@ func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
 		t = m.across(4*t+3) >> 2
 	}
 	prev := int32(-1)
-	for {
+	for steps := 0; ; steps++ {
 		if m.isGhost(t) {
 			return t, -1
+		}
+		if steps > 1<<14 {
+			// Walks can cycle in a non-Delaunay tetrahedralization (after
+			// flips); the scan always finds the answer.
+			if s := m.scanFor(v); s >= 0 {
+				return s, -1
+			}
+			return t, 4 * t
 		}
 		r := int(m.random() & 3)
 		next := int32(-1)
 		for i := 0; i < 4; i++ {
 			k := (r + i) & 3
 			n := m.across(4*t + int32(k))
-			if n >= 0 && n>>2 == prev {
+			if n >= 0 && n>>2 == prev && steps < 1<<10 {
 				continue
 			}
 			if m.orientFace(t, k, v) > 0 {
@@ -524,7 +536,8 @@ func (m *tri) start(order []int32) (used [4]int, err error) {
 }
 
 // insert adds vertex v, searching from tet hint. It returns the vertex
-// already at v's position, or −1 when v was inserted.
+// already at v's position, −1 when v was inserted, or −2 when it could not
+// be (only after flips: v on the boundary of its tet's cavity).
 func (m *tri) insert(v int32, hint int32) int32 {
 	t, _ := m.locate(v, hint)
 	if !m.isGhost(t) {
@@ -533,6 +546,12 @@ func (m *tri) insert(v int32, hint int32) int32 {
 		}
 	}
 	m.findCavity(v, t)
+	if m.flipped && !m.starShape(v, t) {
+		// Only a mesh changed by flips can have a cavity v does not
+		// see whole; the shrunk cavity keeps t, and t holds v.
+		m.clearMarks()
+		return -2
+	}
 	m.fillCavity(v)
 	return -1
 }
@@ -581,3 +600,5 @@ func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
 
 // edgeKey packs a directed edge (or, with a < b, an undirected one).
 func edgeKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
+func geomOrient(m *tri, a, b, c, d int32) int { return geom.Orient3DAt(m.xyz, a, b, c, d) }

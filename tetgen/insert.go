@@ -59,7 +59,7 @@ func (m *tri) starShape(v, t0 int32) bool {
 		bad := false
 		for _, f := range m.bnd {
 			t := f >> 2
-			if m.mark[t] == inCavity && m.orientFace(t, int(f&3), v) >= 0 {
+			if m.mark[t] == inCavity && !m.faceHasGhost(f) && m.orientFace(t, int(f&3), v) >= 0 {
 				if t == t0 {
 					return false
 				}
@@ -107,6 +107,12 @@ func (m *tri) starShape(v, t0 int32) bool {
 	}
 }
 
+// faceHasGhost reports whether face f = 4·t+k has the ghost vertex (it is
+// a face of a ghost tet other than its hull face).
+func (m *tri) faceHasGhost(f int32) bool {
+	return m.isGhost(f>>2) && f&3 != 3
+}
+
 // insertPoints inserts Options.Points, in a spatial order.
 func (ms *mesher) insertPoints() error {
 	pts := ms.opt.Points
@@ -148,7 +154,7 @@ func (ms *mesher) insertPoints() error {
 // from inside or on), or −1: the slow, sure way to locate.
 func (m *tri) scanFor(v int32) int32 {
 	for t := int32(0); t < int32(m.numTets()); t++ {
-		if !m.alive(t) {
+		if !m.alive(t) || m.isGhost(t) {
 			continue
 		}
 		inside := true
@@ -175,15 +181,17 @@ func (ms *mesher) anyTet() int32 {
 // maxForcedCavity bounds the tets a forced insertion may replace.
 const maxForcedCavity = 512
 
-// insertForced inserts vertex v, strictly inside the body, replacing at
-// least the tets in must: the cavity is v's Delaunay conflict region plus
-// must, grown across every boundary face v does not see strictly from
-// inside until the cone from v over the boundary is valid. The result is
-// a valid tetrahedralization but not necessarily Delaunay; it removes
-// simplices that no Delaunay insertion can reach, such as flat tets
-// lying against the surface. It fails, leaving the mesh unchanged, when
-// the growth would cross a subface or the cavity gets too large.
-func (ms *mesher) insertForced(v int32, hint int32, must []int32) int {
+// insertForced inserts vertex v, strictly inside the tetrahedralization,
+// replacing at least the tets in must: the cavity is must (plus, with
+// conflict, v's Delaunay conflict region), grown across every boundary
+// face v does not see strictly from inside until the cone from v over the
+// boundary is valid. The result is a valid tetrahedralization but not
+// necessarily Delaunay; it removes simplices that no Delaunay insertion
+// reaches, such as flat tets against the surface, and recovers missing
+// boundary simplices in one step. It fails, leaving the mesh unchanged,
+// when the cavity would cross a subface, destroy a protected subsegment
+// or subface (during boundary recovery), or grow too large.
+func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool) int {
 	m := ms.m
 	t0, blocked := m.locate(v, hint)
 	if blocked >= 0 {
@@ -194,53 +202,136 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32) int {
 	if m.hasVertexAt(t0, m.pos(v)) >= 0 {
 		return duplicate
 	}
-	m.findCavity(v, t0)
+	if conflict {
+		m.findCavity(v, t0)
+	} else {
+		m.cav = append(m.cav[:0], t0)
+		m.mark[t0] = inCavity
+		m.bnd, m.outer = m.bnd[:0], m.outer[:0]
+	}
+	required := map[int32]bool{t0: true}
 	for _, t := range must {
+		required[t] = true
 		if m.mark[t] != inCavity {
 			m.mark[t] = inCavity
 			m.cav = append(m.cav, t)
 		}
 	}
-	for {
-		// Rebuild the boundary, then grow across faces v cannot see.
+	const removed = 4
+	fail := func() int {
+		m.clearMarks()
+		return hidden
+	}
+	// Faces v does not see strictly from inside cannot bound the cone:
+	// grow across them, or, where the face must stay (a subface or a
+	// protected one), drop the tet that owns it, unless it is required.
+	for iter := 0; ; iter++ {
 		for _, n := range m.outer {
 			if n >= 0 {
 				m.touched = append(m.touched, n>>2)
 			}
 		}
 		m.bnd, m.outer = m.bnd[:0], m.outer[:0]
-		grow := false
+		changed := false
 		for i := 0; i < len(m.cav); i++ {
 			t := m.cav[i]
+			if m.mark[t] != inCavity {
+				continue
+			}
 			for k := int32(0); k < 4; k++ {
 				n := m.c[t<<3|4|k]
 				if n >= 0 && m.mark[n>>2] == inCavity {
 					continue
 				}
-				if m.orientFace(t, int(k), v) < 0 {
+				if m.faceHasGhost(4*t+k) || m.orientFace(t, int(k), v) < 0 {
 					m.bnd = append(m.bnd, 4*t+k)
 					m.outer = append(m.outer, n)
 					continue
 				}
-				if n < 0 || len(m.cav) >= maxForcedCavity {
-					m.clearMarks()
-					return hidden
+				changed = true
+				if n < 0 || ms.isProtectedFace(4*t+k) || m.mark[n>>2] == removed {
+					if required[t] {
+						return fail()
+					}
+					m.mark[t] = removed
+					m.touched = append(m.touched, t)
+					break
+				}
+				if len(m.cav) >= maxForcedCavity {
+					return fail()
 				}
 				m.mark[n>>2] = inCavity
 				m.cav = append(m.cav, n>>2)
-				grow = true
 			}
 		}
-		if !grow {
+		if !changed {
 			break
 		}
+		if iter > 4*maxForcedCavity {
+			return fail()
+		}
+		// Keep the cavity tets still joined to t0.
+		keep := m.cav[:0]
+		for _, t := range m.cav {
+			if m.mark[t] == inCavity {
+				keep = append(keep, t)
+			}
+		}
+		m.cav = keep
+		if !m.connected() {
+			return fail()
+		}
 	}
-	if !m.connected() {
-		m.clearMarks()
-		return hidden
+	if !m.connected() || !ms.keepsProtected() {
+		return fail()
 	}
 	m.fillCavity(v)
 	return inserted
+}
+
+// isProtectedFace reports whether face f is a protected subface.
+func (ms *mesher) isProtectedFace(f int32) bool {
+	if ms.prot.faces == nil {
+		return false
+	}
+	q := ms.m.faceVerts(f)
+	return ms.prot.faces[sortedTri(q[0], q[1], q[2])]
+}
+
+// keepsProtected reports whether filling the current cavity keeps every
+// protected subsegment and subface: none may be interior to it.
+func (ms *mesher) keepsProtected() bool {
+	if ms.prot.faces == nil {
+		return true
+	}
+	m := ms.m
+	onBoundary := make(map[uint64]bool, 3*len(m.bnd))
+	for _, f := range m.bnd {
+		q := m.faceVerts(f)
+		for k := 0; k < 3; k++ {
+			a, b := q[k], q[(k+1)%3]
+			onBoundary[edgeKey(min(a, b), max(a, b))] = true
+		}
+	}
+	for _, t := range m.cav {
+		q := m.tet(t)
+		for k := int32(0); k < 4; k++ {
+			if n := m.c[t<<3|4|k]; n >= 0 && m.mark[n>>2] == inCavity {
+				f := m.faceVerts(4*t + k)
+				if ms.prot.faces[sortedTri(f[0], f[1], f[2])] {
+					return false
+				}
+			}
+		}
+		for _, e := range tetEdges {
+			a, b := q[e[0]], q[e[1]]
+			key := edgeKey(min(a, b), max(a, b))
+			if ms.prot.segs[key] && !onBoundary[key] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // connected reports whether the cavity tets form one face-connected set.

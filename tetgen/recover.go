@@ -87,16 +87,26 @@ func (ms *mesher) recoverSurface() error {
 	s := &ms.s
 	for {
 		changed := false
+		ms.protect()
 		for f := int32(0); f < s.num(); f++ {
 			for e := int32(0); e < 3; e++ {
 				a, b := s.edge(f, e)
 				if !s.isSeg(f, e) || a > b || ms.findEdge(a, b) {
 					continue
 				}
-				if err := ms.splitSubsegment(f, e); err != nil {
-					return err
-				}
 				changed = true
+				if ms.conforming {
+					if err := ms.splitSubsegment(f, e); err != nil {
+						return err
+					}
+					continue
+				}
+				if ms.flipToEdge(a, b) {
+					continue
+				}
+				if err := ms.forceSubsegment(f, e); err != nil {
+					return &recoveryError{err}
+				}
 			}
 		}
 		if changed {
@@ -107,12 +117,22 @@ func (ms *mesher) recoverSurface() error {
 			if ms.findFace(q[0], q[1], q[2]) >= 0 {
 				continue
 			}
-			if err := ms.splitMissingSubface(f); err != nil {
-				return err
-			}
 			changed = true
+			if ms.conforming {
+				if err := ms.splitMissingSubface(f); err != nil {
+					return err
+				}
+				continue
+			}
+			if ms.flipToFace(q[0], q[1], q[2]) {
+				continue
+			}
+			if err := ms.forceSubface(f); err != nil {
+				return &recoveryError{err}
+			}
 		}
 		if !changed {
+			ms.prot = protected{}
 			return nil
 		}
 	}
@@ -139,19 +159,31 @@ func (ms *mesher) newSurfaceVertex(p geom.Vec, kind uint8, ref int32, f, e int32
 		ms.popVertex()
 		return -1, fmt.Errorf("tetgen: internal error: no surface cavity for a Steiner point at (%g, %g, %g)", p[0], p[1], p[2])
 	}
-	if d := ms.m.insert(v, ms.m.vt[near]); d >= 0 {
+	if d := ms.m.insert(v, ms.m.vt[near]); d != -1 {
 		ms.popVertex()
-		q := ms.m.pos(d)
-		return -1, fmt.Errorf("tetgen: a Steiner point on the surface falls on vertex at (%g, %g, %g): "+
-			"the surface touches or intersects itself there", q[0], q[1], q[2])
+		if d < 0 {
+			return -1, fmt.Errorf("tetgen: internal error: Steiner point at (%g, %g, %g) could not be inserted", p[0], p[1], p[2])
+		}
+		return -1, errTouches(ms.m.pos(d))
 	}
 	ms.surfFan(v)
+	ms.countSteiner(kind)
+	return v, nil
+}
+
+// countSteiner counts a new surface Steiner point of the given kind.
+func (ms *mesher) countSteiner(kind uint8) {
 	if kind == vSegment {
 		ms.rep.SteinerSegment++
 	} else {
 		ms.rep.SteinerFacet++
 	}
-	return v, nil
+}
+
+// errTouches reports a Steiner point that falls on an existing vertex.
+func errTouches(p geom.Vec) error {
+	return fmt.Errorf("tetgen: a Steiner point on the surface falls on a vertex at (%g, %g, %g): "+
+		"the surface touches or intersects itself there", p[0], p[1], p[2])
 }
 
 // splitSubsegment splits subsegment e of subface f.

@@ -28,6 +28,12 @@ func (c *surfCavity) has(f int32) bool { return c.in[f] == c.stamp }
 // across e0. It shrinks the cavity until v sees every boundary edge from
 // inside, and reports false if even f0's part cannot be kept.
 func (ms *mesher) surfaceCavity(v, f0, e0 int32) bool {
+	return ms.surfaceCavityGrow(v, f0, e0, true)
+}
+
+// surfaceCavityGrow is surfaceCavity; without grow the cavity is only f0
+// and the subface across e0.
+func (ms *mesher) surfaceCavityGrow(v, f0, e0 int32, grow bool) bool {
 	s, c := &ms.s, &ms.sc
 	if len(c.in) < int(s.num()) {
 		c.in = append(c.in, make([]uint32, int(s.num())-len(c.in)+64)...)
@@ -41,7 +47,7 @@ func (ms *mesher) surfaceCavity(v, f0, e0 int32) bool {
 		c.in[g] = c.stamp
 	}
 	seeds := len(c.subs)
-	for i := 0; i < len(c.subs); i++ {
+	for i := 0; i < len(c.subs) && grow; i++ {
 		f := c.subs[i]
 		for e := int32(0); e < 3; e++ {
 			if s.isSeg(f, e) {
@@ -106,6 +112,8 @@ func (ms *mesher) surfaceCavity(v, f0, e0 int32) bool {
 // subsegments.
 func (ms *mesher) surfFan(v int32) {
 	s, c := &ms.s, &ms.sc
+	ms.setProtected(c.subs, false)
+	defer func() { ms.setProtected(c.fan, true) }()
 	c.fan = c.fan[:0]
 	for i, ce := range c.edges {
 		var g int32

@@ -101,7 +101,7 @@ func (ms *mesher) forceVoid(sx voidSimplex, at int32) int32 {
 			c = geom.Add(c, m.pos(u))
 		}
 		v := ms.addVertex(geom.Scale(0.25, c), vVolume, -1, onNone)
-		if ms.insertForced(v, t, holders) == inserted {
+		if ms.insertForced(v, t, holders, true) == inserted {
 			return v
 		}
 		ms.popVertex()

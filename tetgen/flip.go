@@ -1,0 +1,246 @@
+package tetgen
+
+import (
+	"slices"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// Topological flips: the 2-3 flip (a face between two tets becomes an
+// edge inside three) and edge removal (the n tets around an edge become
+// 2n−4 tets on a triangulation of the edge's link polygon; n = 3 is the
+// 3-2 flip). Every new tet is checked positive by the exact predicate
+// before anything changes, so a flip either keeps the tetrahedralization
+// valid or is refused. Flips never cross or remove a subface (a face
+// whose neighbour slot is a subface reference) and never touch ghosts.
+
+// replaceTets replaces the tets old by the tets newq, which must fill the
+// same region with the same boundary faces: faces shared by two new tets
+// are linked together, the others to whatever was across the same face
+// of an old tet.
+func (m *tri) replaceTets(old []int32, newq [][4]int32) {
+	m.flipped = true
+	m.version++
+	type key [3]int32
+	sorted := func(a, b, c int32) key {
+		k := key{a, b, c}
+		slices.Sort(k[:])
+		return k
+	}
+	outside := make(map[key]int32, 2*len(old))
+	var reg int8
+	for _, t := range old {
+		if m.region != nil {
+			reg = m.region[t]
+		}
+		for k := int32(0); k < 4; k++ {
+			f := m.faceVerts(4*t + k)
+			outside[sorted(f[0], f[1], f[2])] = m.c[t<<3|4|k]
+		}
+	}
+	ids := make([]int32, len(newq))
+	for i := range newq {
+		if i < len(old) {
+			ids[i] = old[i]
+		} else {
+			ids[i] = m.newSlot()
+		}
+	}
+	for i := len(newq); i < len(old); i++ {
+		m.c[old[i]<<3] = dead
+		m.free = append(m.free, old[i])
+	}
+	inner := make(map[key]int32, 2*len(newq))
+	for i, q := range newq {
+		id := ids[i]
+		copy(m.c[id<<3:id<<3+4], q[:])
+		if m.region != nil {
+			m.region[id] = reg
+		}
+		for k := int32(0); k < 4; k++ {
+			f := m.faceVerts(4*id + k)
+			fk := sorted(f[0], f[1], f[2])
+			if o, ok := inner[fk]; ok {
+				m.c[id<<3|4|k] = o
+				m.c[ni(o)] = 4*id + k
+				delete(inner, fk)
+				continue
+			}
+			if o, ok := outside[fk]; ok && !isInnerFace(o, old) {
+				m.c[id<<3|4|k] = o
+				switch {
+				case o >= 0:
+					m.c[ni(o)] = 4*id + k
+				case o < noTet && m.onSubface != nil:
+					m.onSubface(refSubface(o), 4*id+k)
+				}
+				continue
+			}
+			inner[fk] = 4*id + k
+		}
+		for _, v := range q {
+			if v >= 0 {
+				m.vt[v] = id
+			}
+		}
+	}
+}
+
+// isInnerFace reports whether neighbour slot o points into one of the old
+// tets (a face interior to the replaced region).
+func isInnerFace(o int32, old []int32) bool {
+	return o >= 0 && slices.Contains(old, o>>2)
+}
+
+// flip23 replaces the two tets sharing face f by three tets around the
+// edge joining their apexes, if those are positive. It reports success.
+func (m *tri) flip23(f int32) bool {
+	o := m.across(f)
+	if o < 0 {
+		return false
+	}
+	t1, t2 := f>>2, o>>2
+	if m.isGhost(t1) || m.isGhost(t2) {
+		return false
+	}
+	abc := m.faceVerts(f) // outward from t1
+	d := m.c[t1<<3|f&3]
+	e := m.c[t2<<3|o&3]
+	// t1 = (a, c, b, d) is positive with the outward face abc; the new
+	// tets (u, v, d, e) run over the outward edges u→v of abc.
+	var newq [][4]int32
+	for k := 0; k < 3; k++ {
+		u, v := abc[k], abc[(k+1)%3]
+		if geom.Orient3DAt(m.xyz, u, v, d, e) <= 0 {
+			return false
+		}
+		newq = append(newq, [4]int32{u, v, d, e})
+	}
+	m.replaceTets([]int32{t1, t2}, newq)
+	return true
+}
+
+// ring returns the tets around edge x–y, starting from tet t (which has
+// both), and the link vertices, ordered so that (x, y, link[i],
+// link[i+1]) are the tets' vertices in positive order. It fails when
+// the ring is open (it meets a subface) or has a ghost.
+func (m *tri) ring(x, y, t int32) (tets, link []int32, ok bool) {
+	if q := m.tet(t); !m.alive(t) || !slices.Contains(q, x) || !slices.Contains(q, y) {
+		return nil, nil, false
+	}
+	start := t
+	for {
+		q := m.tet(t)
+		var p, r int32 = -1, -1
+		for _, v := range q {
+			if v == ghost {
+				return nil, nil, false
+			}
+			if v != x && v != y {
+				if p < 0 {
+					p = v
+				} else {
+					r = v
+				}
+			}
+		}
+		if geom.Orient3DAt(m.xyz, x, y, p, r) < 0 {
+			p, r = r, p
+		}
+		tets = append(tets, t)
+		link = append(link, p)
+		// Cross the face x, y, r (opposite p) to the next tet.
+		k := int32(slices.Index(q, p))
+		n := m.c[t<<3|4|k]
+		if n < 0 || len(tets) > 64 {
+			return nil, nil, false
+		}
+		t = n >> 2
+		if t == start {
+			return tets, link, true
+		}
+	}
+}
+
+// maxRemovalRing bounds the rings edge removal tries: an n-gon has
+// Catalan(n−2) triangulations (132 for n = 8).
+const maxRemovalRing = 8
+
+// polygonTriangulations[n] lists every triangulation of the convex n-gon
+// 0..n−1, each triangle's corners in increasing (counterclockwise) order.
+var polygonTriangulations = func() [][][][3]int {
+	out := make([][][][3]int, maxRemovalRing+1)
+	var sub func(i, j int) [][][3]int
+	sub = func(i, j int) [][][3]int {
+		if j-i < 2 {
+			return [][][3]int{nil}
+		}
+		var all [][][3]int
+		for k := i + 1; k < j; k++ {
+			for _, l := range sub(i, k) {
+				for _, r := range sub(k, j) {
+					t := append(append(append([][3]int{}, l...), r...), [3]int{i, k, j})
+					all = append(all, t)
+				}
+			}
+		}
+		return all
+	}
+	for n := 3; n <= maxRemovalRing; n++ {
+		out[n] = sub(0, n-1)
+	}
+	return out
+}()
+
+// removeEdge removes edge x–y, whose tet t is given, replacing its ring of
+// tets by the tets over a triangulation of the link polygon joined to x
+// and to y. Among the triangulations whose new tets are all positive and
+// that accept approves (nil: all), it takes the one whose worst new tet
+// scores best (score nil: the first valid one). It reports success.
+func (m *tri) removeEdge(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64) bool {
+	tets, link, ok := m.ring(x, y, t)
+	n := len(link)
+	if !ok || n < 3 || n > maxRemovalRing {
+		return false
+	}
+	var best [][4]int32
+	bestScore := 0.0
+	tris := make([][3]int32, n-2)
+	for _, tr := range polygonTriangulations[n] {
+		for i, c := range tr {
+			tris[i] = [3]int32{link[c[0]], link[c[1]], link[c[2]]}
+		}
+		if accept != nil && !accept(tris) {
+			continue
+		}
+		newq := make([][4]int32, 0, 2*len(tris))
+		worst := 1e300
+		valid := true
+		for _, tr := range tris {
+			a, b, c := tr[0], tr[1], tr[2]
+			up, down := [4]int32{a, b, c, y}, [4]int32{a, c, b, x}
+			if geom.Orient3DAt(m.xyz, a, b, c, y) <= 0 || geom.Orient3DAt(m.xyz, a, c, b, x) <= 0 {
+				valid = false
+				break
+			}
+			newq = append(newq, up, down)
+			if score != nil {
+				worst = min(worst, score(up), score(down))
+			}
+		}
+		if !valid {
+			continue
+		}
+		if best == nil || worst > bestScore {
+			best, bestScore = newq, worst
+		}
+		if score == nil {
+			break
+		}
+	}
+	if best == nil {
+		return false
+	}
+	m.replaceTets(tets, best)
+	return true
+}

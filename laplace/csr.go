@@ -1,6 +1,8 @@
 package laplace
 
 import (
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/james-bowman/sparse"
@@ -126,6 +128,50 @@ func (a *csr[T]) toSparse() *sparse.CSR {
 		data[k] = float64(a.val[k])
 	}
 	return sparse.NewCSR(a.rows, a.cols, ptr, ind, data)
+}
+
+// fromSparse copies a github.com/james-bowman/sparse matrix, checking what
+// the solver relies on: square, rows of strictly increasing in-range
+// columns, finite values, a positive diagonal.
+func fromSparse(s *sparse.CSR) (csr[float64], error) {
+	r, c := s.Dims()
+	raw := s.RawMatrix()
+	switch {
+	case r != c:
+		return csr[float64]{}, fmt.Errorf("laplace: matrix is %d×%d, not square", r, c)
+	case r > math.MaxInt32:
+		return csr[float64]{}, fmt.Errorf("laplace: %d rows exceed the 32-bit index range", r)
+	case len(raw.Indptr) != r+1 || raw.Indptr[0] != 0 || raw.Indptr[r] != len(raw.Ind) || len(raw.Ind) != len(raw.Data):
+		return csr[float64]{}, fmt.Errorf("laplace: matrix has inconsistent CSR arrays (%d row pointers, %d columns, %d values)", len(raw.Indptr), len(raw.Ind), len(raw.Data))
+	}
+	a := csr[float64]{rows: r, cols: c, rowPtr: make([]int, r+1), col: make([]int32, len(raw.Ind)), val: make([]float64, len(raw.Data))}
+	for i := 0; i < r; i++ {
+		lo, hi := raw.Indptr[i], raw.Indptr[i+1]
+		if lo > hi || hi > len(raw.Ind) {
+			return csr[float64]{}, fmt.Errorf("laplace: matrix row %d has pointers %d..%d", i, lo, hi)
+		}
+		diag := false
+		for k := lo; k < hi; k++ {
+			j, v := raw.Ind[k], raw.Data[k]
+			switch {
+			case j < 0 || j >= c:
+				return csr[float64]{}, fmt.Errorf("laplace: matrix row %d has column %d outside [0, %d)", i, j, c)
+			case k > lo && j <= raw.Ind[k-1]:
+				return csr[float64]{}, fmt.Errorf("laplace: matrix row %d has columns out of order or repeated (%d after %d)", i, j, raw.Ind[k-1])
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				return csr[float64]{}, fmt.Errorf("laplace: matrix entry (%d, %d) is %g", i, j, v)
+			case j == i && !(v > 0):
+				return csr[float64]{}, fmt.Errorf("laplace: matrix diagonal entry %d is %g, not positive", i, v)
+			}
+			diag = diag || j == i
+			a.col[k], a.val[k] = int32(j), v
+		}
+		if !diag {
+			return csr[float64]{}, fmt.Errorf("laplace: matrix row %d has no diagonal entry", i)
+		}
+		a.rowPtr[i+1] = hi
+	}
+	return a, nil
 }
 
 // buildCSR builds a rows×cols matrix in two parallel passes over fixed row

@@ -60,20 +60,8 @@ type Field struct {
 // The result does not depend on GOMAXPROCS: all parallel work is split
 // into fixed index ranges and reduced in index order.
 func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
-	tol := opt.Tolerance
-	if tol == 0 {
-		tol = 1e-10
-	}
-	if !(tol > 0 && tol < 1) {
-		return nil, fmt.Errorf("laplace: tolerance %g is not in (0, 1)", opt.Tolerance)
-	}
-	if opt.MaxIterations < 0 {
-		return nil, fmt.Errorf("laplace: negative iteration limit %d", opt.MaxIterations)
-	}
-	switch opt.Preconditioner {
-	case "", "amg", "jacobi":
-	default:
-		return nil, fmt.Errorf("laplace: unknown preconditioner %q (want \"amg\" or \"jacobi\")", opt.Preconditioner)
+	if err := checkOptions(opt); err != nil {
+		return nil, err
 	}
 	progress := func(stage string, done float64) {
 		if opt.Progress != nil {
@@ -87,53 +75,13 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 		return nil, err
 	}
 	order := sys.order
-	f := &Field{Unknowns: len(order), NNZ: sys.a.nnz(), Levels: 1, AssembleTime: time.Since(t0)}
+	f := &Field{AssembleTime: time.Since(t0)}
 	progress("assemble", 1)
 
-	t0 = time.Now()
-	progress("setup", 0)
-	var prec preconditioner
-	maxIter := opt.MaxIterations
-	switch {
-	case len(order) == 0:
-		prec = jacobi{}
-	case opt.Preconditioner == "jacobi":
-		inv := sys.a.diagonal()
-		for i, d := range inv {
-			inv[i] = 1 / d
-		}
-		prec = jacobi{inv}
-		if maxIter == 0 {
-			maxIter = 100000
-		}
-	default:
-		h, err := newAMG(&sys.a)
-		if err != nil {
-			return nil, err
-		}
-		s := h.stats()
-		f.Levels, f.OperatorComplexity = len(s.Rows), s.OperatorComplexity
-		prec = h
-		if maxIter == 0 {
-			maxIter = 1000
-		}
+	x, err := solveSystem(&sys.a, sys.b, opt, f, progress)
+	if err != nil {
+		return nil, err
 	}
-	f.SetupTime = time.Since(t0)
-	progress("setup", 1)
-
-	t0 = time.Now()
-	x := make([]float64, len(order))
-	progress("solve", 0)
-	done := 0.0 // the residual is not monotone; progress is
-	res := pcg(&sys.a, sys.b, x, prec, tol, maxIter, func(r float64) {
-		done = max(done, min(1, math.Log(r)/math.Log(tol)))
-		progress("solve", done)
-	})
-	f.Iterations, f.Residual, f.SolveTime = res.iterations, res.residual, time.Since(t0)
-	if !res.converged {
-		return nil, fmt.Errorf("laplace: CG stopped after %d iterations at relative residual %.3g, above the tolerance %.3g", res.iterations, res.residual, tol)
-	}
-	progress("solve", 1)
 
 	f.Epsilon = make([]float64, m.NumVertices())
 	for v, t := range m.Tags {
@@ -149,6 +97,113 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	f.Gradient = vertexGradients(m.Positions, m.Tets, f.Epsilon)
 	f.GradientTime = time.Since(t0)
 	progress("gradient", 1)
+	return f, nil
+}
+
+// checkOptions validates the options Solve and SolveSystem share.
+func checkOptions(opt Options) error {
+	if tol := opt.Tolerance; tol != 0 && !(tol > 0 && tol < 1) {
+		return fmt.Errorf("laplace: tolerance %g is not in (0, 1)", opt.Tolerance)
+	}
+	if opt.MaxIterations < 0 {
+		return fmt.Errorf("laplace: negative iteration limit %d", opt.MaxIterations)
+	}
+	switch opt.Preconditioner {
+	case "", "amg", "jacobi":
+	default:
+		return fmt.Errorf("laplace: unknown preconditioner %q (want \"amg\" or \"jacobi\")", opt.Preconditioner)
+	}
+	return nil
+}
+
+// solveSystem solves A x = b by PCG with the preconditioner the options
+// ask for, recording sizes, timings, iterations and residual in f.
+func solveSystem(a *csr[float64], b []float64, opt Options, f *Field, progress func(string, float64)) ([]float64, error) {
+	tol := opt.Tolerance
+	if tol == 0 {
+		tol = 1e-10
+	}
+	f.Unknowns, f.NNZ, f.Levels = a.rows, a.nnz(), 1
+	t0 := time.Now()
+	progress("setup", 0)
+	var prec preconditioner
+	maxIter := opt.MaxIterations
+	switch {
+	case a.rows == 0:
+		prec = jacobi{}
+	case opt.Preconditioner == "jacobi":
+		inv := a.diagonal()
+		for i, d := range inv {
+			inv[i] = 1 / d
+		}
+		prec = jacobi{inv}
+		if maxIter == 0 {
+			maxIter = 100000
+		}
+	default:
+		h, err := newAMG(a)
+		if err != nil {
+			return nil, err
+		}
+		s := h.stats()
+		f.Levels, f.OperatorComplexity = len(s.Rows), s.OperatorComplexity
+		prec = h
+		if maxIter == 0 {
+			maxIter = 1000
+		}
+	}
+	f.SetupTime = time.Since(t0)
+	progress("setup", 1)
+
+	t0 = time.Now()
+	x := make([]float64, a.rows)
+	progress("solve", 0)
+	done := 0.0 // the residual is not monotone; progress is
+	res := pcg(a, b, x, prec, tol, maxIter, func(r float64) {
+		done = max(done, min(1, math.Log(r)/math.Log(tol)))
+		progress("solve", done)
+	})
+	f.Iterations, f.Residual, f.SolveTime = res.iterations, res.residual, time.Since(t0)
+	if !res.converged {
+		return nil, fmt.Errorf("laplace: CG stopped after %d iterations at relative residual %.3g, above the tolerance %.3g", res.iterations, res.residual, tol)
+	}
+	progress("solve", 1)
+
+	return x, nil
+}
+
+// SolveSystem solves A x = b for a symmetric positive definite A, given
+// as ReducedSystem returns it, by the same preconditioned CG as Solve. The
+// Field it returns holds x in Epsilon (Gradient is nil) with the sizes,
+// timings, iteration count and residual. It returns an error if A is not
+// square with rows of strictly increasing, in-range columns, finite values
+// and a positive diagonal, if b does not match, or if CG does not reach the
+// tolerance (as happens for a matrix that is not SPD).
+func SolveSystem(a *sparse.CSR, b []float64, opt Options) (*Field, error) {
+	if err := checkOptions(opt); err != nil {
+		return nil, err
+	}
+	c, err := fromSparse(a)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != c.rows {
+		return nil, fmt.Errorf("laplace: right-hand side has %d values for %d rows", len(b), c.rows)
+	}
+	for i, v := range b {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("laplace: right-hand side %d is %g", i, v)
+		}
+	}
+	progress := func(stage string, done float64) {
+		if opt.Progress != nil {
+			opt.Progress(stage, done)
+		}
+	}
+	f := &Field{}
+	if f.Epsilon, err = solveSystem(&c, b, opt, f, progress); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/james-bowman/sparse"
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetgrid"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -255,5 +256,52 @@ func TestSolveNothingFree(t *testing.T) {
 	}
 	if f.Unknowns != 0 || f.Epsilon[7] != 1 || f.Epsilon[0] != 0 {
 		t.Errorf("got %+v", f)
+	}
+}
+
+// SolveSystem on the exported system gives the exact slab field.
+func TestSolveSystem(t *testing.T) {
+	m, exact := slab(4, 8, 1, 1, 0.25, 3)
+	a, b, vertex, err := ReducedSystem(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := SolveSystem(a, b, Options{Tolerance: 1e-13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r, v := range vertex {
+		if d := math.Abs(f.Epsilon[r] - exact(m.Vertex(v))); d > 1e-9 {
+			t.Fatalf("unknown %d: %g, want %g", r, f.Epsilon[r], exact(m.Vertex(v)))
+		}
+	}
+	if f.Unknowns != len(b) || f.Iterations == 0 || f.Gradient != nil {
+		t.Errorf("field %+v", f)
+	}
+}
+
+func TestSolveSystemErrors(t *testing.T) {
+	csr := func(r, c int, ptr, ind []int, data []float64) *sparse.CSR { return sparse.NewCSR(r, c, ptr, ind, data) }
+	tests := []struct {
+		name string
+		a    *sparse.CSR
+		b    []float64
+		want string
+	}{
+		{"not square", csr(1, 2, []int{0, 1}, []int{0}, []float64{1}), []float64{1}, "not square"},
+		{"rhs length", csr(1, 1, []int{0, 1}, []int{0}, []float64{1}), []float64{1, 2}, "right-hand side"},
+		{"rhs NaN", csr(1, 1, []int{0, 1}, []int{0}, []float64{1}), []float64{math.NaN()}, "right-hand side"},
+		{"unsorted", csr(2, 2, []int{0, 2, 3}, []int{1, 0, 1}, []float64{-1, 2, 2}), []float64{1, 1}, "out of order"},
+		{"no diagonal", csr(2, 2, []int{0, 1, 2}, []int{1, 0}, []float64{1, 1}), []float64{1, 1}, "no diagonal"},
+		{"negative diagonal", csr(1, 1, []int{0, 1}, []int{0}, []float64{-1}), []float64{1}, "not positive"},
+		{"column range", csr(1, 1, []int{0, 1}, []int{3}, []float64{1}), []float64{1}, "outside"},
+		{"pointers", csr(2, 2, []int{0, 1}, []int{0}, []float64{1}), []float64{1, 1}, "inconsistent"},
+		{"infinite entry", csr(1, 1, []int{0, 1}, []int{0}, []float64{math.Inf(1)}), []float64{1}, "is +Inf"},
+	}
+	for _, tc := range tests {
+		_, err := SolveSystem(tc.a, tc.b, Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
+		}
 	}
 }

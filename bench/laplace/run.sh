@@ -1,35 +1,42 @@
 #!/usr/bin/env bash
-# Compare one Laplace solve of pfmesh's laplace package with SciPy on the
-# same matrix: a ~1M-vertex tet mesh (jittered Kuhn cube with a rigid core)
-# is solved by laplace.Solve (AMG-preconditioned CG, and Jacobi-CG as a
-# baseline), its reduced system is exported, and SciPy solves the same
-# system with Jacobi-preconditioned CG (scipy.sparse.linalg.cg; SciPy has
-# no AMG) to the same relative residual 1e-10. Prints medians and ratios.
-# Usage: bench/laplace/run.sh [vertices]   (default 1000000; RUNS=k solves per solver, default 5)
+# Compare the laplace package's solver with SciPy on the same matrix: a
+# ~1M-vertex tet mesh (jittered Kuhn cube with a rigid core) is assembled by
+# laplace.ReducedSystem and written out; then, RUNS times and interleaved so
+# that both see the same machine load, laplace.SolveSystem solves it
+# (AMG-preconditioned CG, and Jacobi-CG as a baseline) and SciPy solves it
+# with Jacobi-preconditioned scipy.sparse.linalg.cg (SciPy has no AMG), all
+# to the relative residual 1e-10. Prints medians and ratios.
+# Usage: bench/laplace/run.sh [vertices]   (default 1000000; RUNS=k, default 5)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-1000000}"
+runs="${RUNS:-5}"
 py=/usr/bin/python3 # Debian's interpreter, which python3-scipy installs into
 if ! "$py" -c 'import scipy' 2>/dev/null; then
 	apt-get update -qq && apt-get install -y -qq python3-scipy >/dev/null
 fi
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
-echo "== laplace.Solve (medians of ${RUNS:-5} runs)"
-go run ./bench/laplace/export -n "$n" -runs "${RUNS:-5}" -out "$dir" | tee "$dir/go.json"
-echo "== SciPy (medians)"
-"$py" bench/laplace/scipy_cg.py "$dir" | tee "$dir/scipy.json"
+go build -o "$dir/system" ./bench/laplace/system
+echo "== system"
+"$dir/system" write -n "$n" -out "$dir"
+for i in $(seq "$runs"); do
+	"$dir/system" solve -dir "$dir" >>"$dir/go.jsonl"
+	"$py" bench/laplace/scipy_cg.py "$dir" >>"$dir/scipy.jsonl"
+done
+echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$py" - "$dir" <<'PY'
-import json, sys
+import json, statistics, sys
 d = sys.argv[1]
-g = json.load(open(f"{d}/meta.json"))
-s = json.load(open(f"{d}/scipy.json"))
-print("== ratios (SciPy time / pfmesh time; > 1 means pfmesh is faster)")
-print(f"unknowns {g['unknowns']}, nnz {g['nnz']}")
-print(f"AMG-CG solve (setup + iterations) {g['amg_solve_s']:.3f} s, {g['amg_iterations']:.0f} iterations;"
-      f" SciPy Jacobi-CG {s['jacobi_cg_s']:.3f} s, {s['jacobi_cg_iterations']} iterations:"
-      f" ratio {s['jacobi_cg_s'] / g['amg_solve_s']:.1f}")
-print(f"Jacobi-CG vs Jacobi-CG: pfmesh {g['jacobi_cg_s']:.3f} s ({g['jacobi_iterations']:.0f} it),"
-      f" SciPy {s['jacobi_cg_s']:.3f} s ({s['jacobi_cg_iterations']} it): ratio {s['jacobi_cg_s'] / g['jacobi_cg_s']:.2f}")
-print(f"assembly {g['amg_assemble_s']:.3f} s for {g['tets']} tets")
+meta = json.load(open(f"{d}/meta.json"))
+go = [json.loads(l) for l in open(f"{d}/go.jsonl")]
+sc = [json.loads(l) for l in open(f"{d}/scipy.jsonl")]
+med = lambda rows, k: statistics.median(r[k] for r in rows)
+print(f"unknowns {meta['unknowns']}, nnz {meta['nnz']}, tets {meta['tets']}; assembly {meta['assemble_s']:.3f} s; medians of {len(go)} interleaved runs")
+amg, jac, scj = med(go, 'amg_solve_s'), med(go, 'jacobi_solve_s'), med(sc, 'jacobi_cg_s')
+print(f"laplace AMG-CG    {amg:8.3f} s (setup {med(go, 'amg_setup_s'):.3f} + CG {med(go, 'amg_cg_s'):.3f}), {med(go, 'amg_iterations'):.0f} iterations")
+print(f"laplace Jacobi-CG {jac:8.3f} s, {med(go, 'jacobi_iterations'):.0f} iterations")
+print(f"SciPy Jacobi-CG   {scj:8.3f} s, {med(sc, 'jacobi_cg_iterations'):.0f} iterations; SciPy SpMV {med(sc, 'spmv_ns_per_nnz'):.2f} ns/nnz")
+print(f"ratio SciPy Jacobi-CG / laplace AMG-CG:    {scj / amg:.1f}")
+print(f"ratio SciPy Jacobi-CG / laplace Jacobi-CG: {scj / jac:.2f}")
 PY

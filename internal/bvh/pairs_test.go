@@ -6,97 +6,51 @@ import (
 	"testing"
 )
 
-// randomRotation returns a uniformly random rotation matrix (row-major)
-// from a random unit quaternion.
-func randomRotation(r *rand.Rand) [9]float64 {
-	q := [4]float64{r.NormFloat64(), r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
-	n := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
-	w, x, y, z := q[0]/n, q[1]/n, q[2]/n, q[3]/n
-	return [9]float64{
-		1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y),
-		2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x),
-		2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y),
-	}
-}
-
-func (f *Frame) apply(p [3]float64) [3]float64 {
-	var q [3]float64
-	for i := range 3 {
-		q[i] = f.R[3*i]*p[0] + f.R[3*i+1]*p[1] + f.R[3*i+2]*p[2] + f.P[i]
-	}
-	return q
-}
-
-func inBox(b []float64, p [3]float64) bool {
-	return b[0] <= p[0] && p[0] <= b[3] && b[1] <= p[1] && p[1] <= b[4] && b[2] <= p[2] && p[2] <= b[5]
-}
-
-// A point of b (mapped into T) inside a is a witness of overlap, so the
-// test must then say "overlap"; with R a signed permutation it must agree
-// exactly with the plain box test.
-func TestBoxesOverlapNeverMissesWitness(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
-	for trial := 0; trial < 20000; trial++ {
-		f := NewFrame(randomRotation(r), [3]float64{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5})
-		a, b := randomBoxes(r, 1, 0.3), randomBoxes(r, 1, 0.3)
-		for s := 0; s < 20; s++ {
-			var p [3]float64
-			for k := range 3 {
-				p[k] = b[k] + r.Float64()*(b[3+k]-b[k])
-			}
-			if inBox(a, f.apply(p)) && !f.BoxesOverlap(a, b) {
-				t.Fatalf("trial %d: witness point %v in both boxes, test says separate", trial, p)
+// leafOf returns, per item, the leaf holding it.
+func leafOf(t *Tree) []int32 {
+	out := make([]int32, len(t.Items))
+	for i := 0; i < len(t.Nodes); i += 2 {
+		if c := t.Nodes[i+1]; c > 0 {
+			for _, it := range t.Items[t.Nodes[i] : t.Nodes[i]+c] {
+				out[it] = int32(i / 2)
 			}
 		}
 	}
-	perm := [9]float64{0, -1, 0, 0, 0, 1, -1, 0, 0}
-	for trial := 0; trial < 20000; trial++ {
-		f := NewFrame(perm, [3]float64{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5})
-		a, b := randomBoxes(r, 1, 0.3), randomBoxes(r, 1, 0.3)
-		// b's image in T is again an axis-aligned box.
-		lo, hi := f.apply([3]float64{b[0], b[1], b[2]}), f.apply([3]float64{b[3], b[4], b[5]})
-		img := []float64{min(lo[0], hi[0]), min(lo[1], hi[1]), min(lo[2], hi[2]), max(lo[0], hi[0]), max(lo[1], hi[1]), max(lo[2], hi[2])}
-		if got, want := f.BoxesOverlap(a, b), boxesMeet(a, img); got != want {
-			t.Fatalf("trial %d: permutation frame: got %v, want %v", trial, got, want)
-		}
-	}
+	return out
 }
 
-// Every item pair whose own boxes pass BoxesOverlap lies in leaves whose
-// boxes pass too, so Pairs must report it; brute force over all pairs is
-// the reference. Each pair is reported once.
-func TestPairsMatchesBruteForce(t *testing.T) {
+// With overlap the box test of u's boxes shifted by d, every item pair
+// whose shifted boxes meet must lie in a visited leaf pair (brute force is
+// the reference), and no leaf pair is visited twice.
+func TestLeafPairsMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	for _, leaf := range []int{1, 3, 8} {
-		for trial := 0; trial < 5; trial++ {
+		for trial := 0; trial < 4; trial++ {
 			ba, bb := randomBoxes(r, 600, 0.03), randomBoxes(r, 500, 0.03)
-			// Centre both sets on the origin so the rotated set meets the other.
-			for i := range ba {
-				ba[i] -= 0.5
+			ta, tb := Build(ba, leaf), BuildMorton(bb, leaf)
+			d := [3]float64{0.3 * r.Float64(), -0.2 * r.Float64(), 0.1}
+			shifted := func(b []float64) []float64 {
+				return []float64{b[0] + d[0], b[1] + d[1], b[2] + d[2], b[3] + d[0], b[4] + d[1], b[5] + d[2]}
 			}
-			for i := range bb {
-				bb[i] -= 0.5
-			}
-			ta, tb := Build(ba, leaf), Build(bb, leaf)
-			f := NewFrame(randomRotation(r), [3]float64{0.2 * r.Float64(), 0.1, -0.1})
 			var s PairScratch
-			got := map[[2]int32]int{}
-			ta.Pairs(tb, &s, func(i, j int32) bool { return f.BoxesOverlap(ta.Bounds[6*i:6*i+6], tb.Bounds[6*j:6*j+6]) }, func(a, b int32) bool {
-				got[[2]int32{a, b}]++
+			seen := map[[2]int32]bool{}
+			ta.LeafPairs(tb, &s, func(i, j int32) bool {
+				return boxesMeet(ta.Bounds[6*i:6*i+6], shifted(tb.Bounds[6*j:6*j+6]))
+			}, func(i, j int32) bool {
+				if seen[[2]int32{i, j}] {
+					t.Fatalf("leaf pair (%d, %d) visited twice", i, j)
+				}
+				seen[[2]int32{i, j}] = true
 				return true
 			})
-			for k, n := range got {
-				if n != 1 {
-					t.Fatalf("pair %v reported %d times", k, n)
-				}
-			}
+			la, lb := leafOf(ta), leafOf(tb)
 			want := 0
 			for i := range int32(600) {
 				for j := range int32(500) {
-					if f.BoxesOverlap(ba[6*i:6*i+6], bb[6*j:6*j+6]) {
+					if boxesMeet(ba[6*i:6*i+6], shifted(bb[6*j:6*j+6])) {
 						want++
-						if got[[2]int32{i, j}] == 0 {
-							t.Fatalf("leaf %d: overlapping pair (%d, %d) not reported", leaf, i, j)
+						if !seen[[2]int32{la[i], lb[j]}] {
+							t.Fatalf("leaf %d: overlapping items (%d, %d) in an unvisited leaf pair", leaf, i, j)
 						}
 					}
 				}
@@ -108,17 +62,17 @@ func TestPairsMatchesBruteForce(t *testing.T) {
 	}
 }
 
-func TestPairsStopsAndEmpty(t *testing.T) {
+func TestLeafPairsStopsAndEmpty(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	ta := Build(randomBoxes(r, 100, 0.2), 2)
-	f := NewFrame([9]float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, [3]float64{})
+	all := func(i, j int32) bool { return true }
 	var s PairScratch
 	n := 0
-	ta.Pairs(ta, &s, func(i, j int32) bool { return f.BoxesOverlap(ta.Bounds[6*i:6*i+6], ta.Bounds[6*j:6*j+6]) }, func(a, b int32) bool { n++; return n < 5 })
+	ta.LeafPairs(ta, &s, all, func(a, b int32) bool { n++; return n < 5 })
 	if n != 5 {
 		t.Fatalf("visit called %d times after returning false at 5", n)
 	}
-	Build(nil, 1).Pairs(ta, &s, func(i, j int32) bool { return true }, func(a, b int32) bool { t.Fatal("empty tree visited"); return false })
+	Build(nil, 1).LeafPairs(ta, &s, all, func(a, b int32) bool { t.Fatal("empty tree visited"); return false })
 }
 
 func TestPlaneItemsMatchesBruteForce(t *testing.T) {
@@ -127,8 +81,7 @@ func TestPlaneItemsMatchesBruteForce(t *testing.T) {
 	tree := Build(boxes, 4)
 	var s PairScratch
 	for q := 0; q < 100; q++ {
-		rot := randomRotation(r)
-		n := [3]float64{rot[0], rot[1], rot[2]}
+		n := [3]float64{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 		d := -(n[0] + n[1] + n[2]) * r.Float64()
 		got := map[int32]bool{}
 		tree.PlaneItems(n, d, &s, func(it int32) bool { got[it] = true; return true })

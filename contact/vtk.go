@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
+
+	"github.com/pfmesh/pfmesh/internal/atomicfile"
 )
 
 // WriteVTK writes the surface as a legacy ASCII VTK file (version 3.0,
@@ -56,29 +56,11 @@ func writeReals(bw *bufio.Writer, v []float64, per int) {
 	}
 }
 
-// WriteVTKFile writes the surface to path as WriteVTK does, through a
-// temporary file in the same directory renamed into place, so path never
-// holds a partial file.
-func WriteVTKFile(path string, s *Surface) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("contact: write %s: %w", path, err)
+// WriteVTKFile writes the surface to path as WriteVTK does, through
+// internal/atomicfile, so path never holds a partial file.
+func WriteVTKFile(path string, s *Surface) error {
+	if err := atomicfile.Write(path, func(w io.Writer) error { return WriteVTK(w, s) }); err != nil {
+		return fmt.Errorf("contact: write %w", err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("contact: write %s: %w", path, err)
-		}
-	}()
-	if err = WriteVTK(f, s); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return nil
 }

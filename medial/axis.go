@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/format"
-	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
@@ -22,17 +21,30 @@ type Axis struct {
 	Separation []float64 // separation angle θ at the centre between the two contacts, radians
 	Weight     []int32   // surface samples merged into the ball
 	// Support is the radius of the largest ball whose centre lies within
-	// √3 of its own radius of this ball's centre (this ball included): the
+	// twice its own radius of this ball's centre (this ball included): the
 	// reference scale of the filter.
 	Support []float64
-	Kept    []bool
-	// Codim is the local codimension m of the kept axis (3 at a point, 2
-	// along a curve, 1 on a sheet, in between where it changes), from the
-	// principal spreads of the kept centres within 1.5 radii. 0 if pruned.
+	// Strength grades how clearly a ball passes the filter, from 0 (at the
+	// threshold) to 1 (well above it); Kept is Strength > 0. A ball's part
+	// of the core is scaled by it, so the core grows and shrinks
+	// continuously as the shape changes instead of jumping as marginal
+	// balls come and go (a cube and a 1×1×1.01 box get nearly the same
+	// core).
+	Strength []float64
+	Kept     []bool
+	// Codim is the local codimension m of the axis: the number of
+	// independent directions in which the ball touches the surface — 3 at a
+	// point (a sphere's centre), 2 along a curve (a cylinder's axis), 1 on a
+	// sheet (a plate), in between where it changes.
 	Codim []float64
-	// Alpha is the core fraction: the 1-set reaches depth (1−α)·r below the
-	// surface inside this ball. 0 if pruned.
-	Alpha []float64
+	// Alpha is the core fraction of a kept ball, times its Strength: its
+	// part of the 1-set is the points at depth at least (1−α)·r within Reach
+	// of its centre. Reach
+	// is r on a sheet, so that neighbouring balls' parts join into a slab,
+	// and r/2 along a curve or at a point, which still joins parts along a
+	// tube but keeps the part of a ball near a point of the axis round (a
+	// cube's, as a sphere's). Both are 0 if pruned.
+	Alpha, Reach []float64
 	// Samples is the number of surface samples the balls were grown from.
 	Samples int
 
@@ -58,19 +70,14 @@ const (
 	// mergeFraction: a ball whose centre lies within this fraction of its
 	// radius from a larger kept representative is merged into it.
 	mergeFraction = 0.5
-	// supportReach is κ: a ball of radius R supports the balls whose centres
-	// lie within κR of its centre. √3 reaches the corners of a box from the
-	// ball inscribed in them.
-	supportReach = 1.7320508075688772
-	// pcaReach is the neighbourhood radius, in radii, of the codimension
-	// estimate.
-	pcaReach = 1.5
-	// spreadLow and spreadFull: a principal spread (standard deviation over
-	// the neighbourhood radius) below spreadLow counts as no extent, above
-	// spreadFull as full extent (a uniformly filled disc gives 0.5, a
-	// segment 0.58, a half disc 0.26 across its cut, so the rim of a sheet
-	// is still a sheet).
-	spreadLow, spreadFull = 0.08, 0.25
+	// supportReach is κ: a ball of radius R supports the points (and the
+	// balls centred) within κR of its centre. It exceeds √3, which just
+	// reaches the corner of a box from the ball inscribed in the corner, so
+	// that sampled balls near that one reach it too.
+	supportReach = 2.0
+	// strengthRamp: a ball's strength rises from 0 at λ = β·R* to 1 at
+	// λ = (1 + strengthRamp)·β·R*.
+	strengthRamp = 0.5
 	// maxPasses bounds the adaptive resampling.
 	maxPasses = 4
 )
@@ -102,7 +109,7 @@ func (o *solid) medialAxis(opt Options) (*Axis, error) {
 	ax.Samples = len(balls)
 	opt.progress("medial filter", 0)
 	ax.filter(opt.Prune)
-	ax.dimension(opt.SheetFraction)
+	ax.fractions(opt.SheetFraction)
 	opt.progress("medial filter", 1)
 	return ax, nil
 }
@@ -242,85 +249,46 @@ func mergeBalls(pts []geom.Vec, balls []ball) *Axis {
 		ax.Radii = append(ax.Radii, b.r)
 		ax.Contacts = append(ax.Contacts, pts[i][:]...)
 		ax.Separation = append(ax.Separation, b.sep)
+		ax.Codim = append(ax.Codim, b.codim)
 		ax.Weight = append(ax.Weight, 1)
 	}
 	ax.samplePts, ax.sampleBalls = pts, balls
 	return ax
 }
 
-// filter computes Support and Kept.
+// filter computes Support, Strength and Kept.
 func (a *Axis) filter(beta float64) {
 	n := a.NumBalls()
 	support := newBallIndex(a, nil, supportReach)
 	a.Support = make([]float64, n)
+	a.Strength = make([]float64, n)
 	a.Kept = make([]bool, n)
 	forEach(n, func(i int) {
 		s := a.Radii[support.largest(a.Centre(i))]
 		a.Support[i] = s
-		// A ball supported by no larger one is a local maximum of the radius,
-		// the middle of a part: always kept.
-		a.Kept[i] = a.Radii[i] == s || a.Radii[i]*math.Sin(a.Separation[i]/2) >= beta*s
+		lambda := a.Radii[i] * math.Sin(a.Separation[i]/2)
+		st := max(0, min(1, (lambda/(beta*s)-1)/strengthRamp))
+		if a.Radii[i] == s {
+			// A ball supported by no larger one is a local maximum of the
+			// radius, the middle of a part: always fully kept.
+			st = 1
+		}
+		a.Strength[i] = st
+		a.Kept[i] = st > 0
 	})
 }
 
-// dimension estimates Codim and Alpha for the kept balls from the weighted
-// principal spreads of the kept centres within pcaReach radii.
-func (a *Axis) dimension(alphaMin float64) {
-	n := a.NumBalls()
-	var kept []int32
-	for i := range n {
-		if a.Kept[i] {
-			kept = append(kept, int32(i))
+// fractions sets Alpha and Reach from Codim for the kept balls.
+func (a *Axis) fractions(alphaMin float64) {
+	a.Alpha = make([]float64, a.NumBalls())
+	a.Reach = make([]float64, a.NumBalls())
+	for i, k := range a.Kept {
+		if k {
+			al := coreFraction(a.Codim[i], alphaMin) * a.Strength[i]
+			a.Alpha[i] = al
+			a.Reach[i] = a.Radii[i] * max(0.5, min(1, 1.5-a.Codim[i]/2))
 		}
 	}
-	boxes := make([]float64, 6*len(kept))
-	for j, i := range kept {
-		c := a.Centre(int(i))
-		copy(boxes[6*j:], c[:])
-		copy(boxes[6*j+3:], c[:])
-	}
-	tree := bvh.Build(boxes, 4)
-	a.Codim = make([]float64, n)
-	a.Alpha = make([]float64, n)
-	forEach(len(kept), func(j int) {
-		i := int(kept[j])
-		c, reach := a.Centre(i), pcaReach*a.Radii[i]
-		var w float64
-		var mean geom.Vec
-		var cov [6]float64
-		// Two passes (mean, then covariance about it) for accuracy.
-		visit := func(f func(p geom.Vec, wt float64)) {
-			tree.Query([6]float64{c[0] - reach, c[1] - reach, c[2] - reach, c[0] + reach, c[1] + reach, c[2] + reach}, func(l int32) bool {
-				q := a.Centre(int(kept[l]))
-				if geom.Dist2(c, q) <= reach*reach {
-					f(q, float64(a.Weight[kept[l]]))
-				}
-				return true
-			})
-		}
-		visit(func(p geom.Vec, wt float64) { w += wt; mean = geom.Add(mean, geom.Scale(wt, p)) })
-		mean = geom.Scale(1/w, mean)
-		visit(func(p geom.Vec, wt float64) {
-			d := geom.Sub(p, mean)
-			cov[0] += wt * d[0] * d[0]
-			cov[1] += wt * d[0] * d[1]
-			cov[2] += wt * d[0] * d[2]
-			cov[3] += wt * d[1] * d[1]
-			cov[4] += wt * d[1] * d[2]
-			cov[5] += wt * d[2] * d[2]
-		})
-		for k := range cov {
-			cov[k] /= w
-		}
-		ev := symEigenvalues(cov[0], cov[1], cov[2], cov[3], cov[4], cov[5])
-		extent := func(l float64) float64 {
-			s := math.Sqrt(max(l, 0)) / reach
-			return max(0, min(1, (s-spreadLow)/(spreadFull-spreadLow)))
-		}
-		m := 3 - extent(ev[0]) - extent(ev[1])
-		a.Codim[i] = m
-		a.Alpha[i] = coreFraction(m, alphaMin)
-	})
 }
 
 // coreFraction returns α for local codimension m: the fraction of the

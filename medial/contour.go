@@ -27,6 +27,67 @@ const snapFraction = 0.2
 // cubes split their shared faces the same way.
 var freudenthal = [6][4]int{{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7}, {0, 6, 4, 7}, {0, 4, 5, 7}, {0, 5, 1, 7}}
 
+// grid is a cube grid of spacing g from lo, n cells along each axis,
+// searched by octree descent from a root block of size cells (a power of
+// two).
+type grid struct {
+	lo   geom.Vec
+	g    float64
+	n    [3]int
+	size int
+}
+
+func newGrid(lo, hi geom.Vec, g float64) (grid, error) {
+	gr := grid{lo: lo, g: g, size: 1}
+	for k := range 3 {
+		c := math.Ceil((hi[k]-lo[k])/g) + 1
+		if !(c < 1<<20) {
+			return gr, fmt.Errorf("medial: contour grid spacing %g is too fine for a box %g across", g, hi[k]-lo[k])
+		}
+		gr.n[k] = int(c)
+		for gr.size < gr.n[k] {
+			gr.size *= 2
+		}
+	}
+	return gr, nil
+}
+
+func (gr grid) at(i, j, k int) geom.Vec {
+	return geom.Vec{gr.lo[0] + gr.g*float64(i), gr.lo[1] + gr.g*float64(j), gr.lo[2] + gr.g*float64(k)}
+}
+
+// cells returns the cells the 1-Lipschitz bound on f cannot rule out, in
+// octree order, or nil if there are more than limit.
+func (gr grid) cells(f func(geom.Vec) float64, limit int) [][3]int {
+	var cells [][3]int
+	var descend func(i, j, k, s int) bool
+	descend = func(i, j, k, s int) bool {
+		if i >= gr.n[0] || j >= gr.n[1] || k >= gr.n[2] {
+			return true
+		}
+		h := gr.g * float64(s) / 2
+		c := geom.Add(gr.at(i, j, k), geom.Vec{h, h, h})
+		if math.Abs(f(c)) > h*math.Sqrt(3)*(1+1e-9) {
+			return true
+		}
+		if s == 1 {
+			cells = append(cells, [3]int{i, j, k})
+			return len(cells) <= limit
+		}
+		s /= 2
+		for _, d := range [8][3]int{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}} {
+			if !descend(i+d[0]*s, j+d[1]*s, k+d[2]*s, s) {
+				return false
+			}
+		}
+		return true
+	}
+	if !descend(0, 0, 0, gr.size) {
+		return nil
+	}
+	return cells
+}
+
 // contour returns the closed, outward-oriented boundary of {f ≥ 0} within
 // the box [lo, hi], which f must be negative on the boundary of, by
 // marching tetrahedra over a grid of spacing g. Only cells the
@@ -35,43 +96,14 @@ var freudenthal = [6][4]int{{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7}, {0, 6, 4, 
 // found on the grid edges by root-finding on f, so planar parts of the
 // level set come out exactly planar whatever the grid.
 func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, error) {
-	var n [3]int
-	size := 1
-	for k := range 3 {
-		n[k] = int(math.Ceil((hi[k]-lo[k])/g)) + 1
-		for size < n[k] {
-			size *= 2
-		}
+	gr, err := newGrid(lo, hi, g)
+	if err != nil {
+		return nil, err
 	}
-	if float64(n[0])*float64(n[1])*float64(n[2]) > 1<<52 {
-		return nil, fmt.Errorf("medial: contour grid %d×%d×%d is too fine", n[0], n[1], n[2])
-	}
+	n := gr.n
 	vid := func(i, j, k int) int64 { return int64(i) + int64(n[0]+1)*(int64(j)+int64(n[1]+1)*int64(k)) }
-	at := func(i, j, k int) geom.Vec {
-		return geom.Vec{lo[0] + g*float64(i), lo[1] + g*float64(j), lo[2] + g*float64(k)}
-	}
-	// Cells that may meet the level set, by octree descent.
-	var cells [][3]int
-	var descend func(i, j, k, s int)
-	descend = func(i, j, k, s int) {
-		if i >= n[0] || j >= n[1] || k >= n[2] {
-			return
-		}
-		h := g * float64(s) / 2
-		c := geom.Add(at(i, j, k), geom.Vec{h, h, h})
-		if math.Abs(lv.f(c)) > h*math.Sqrt(3)*(1+1e-9) {
-			return
-		}
-		if s == 1 {
-			cells = append(cells, [3]int{i, j, k})
-			return
-		}
-		s /= 2
-		for _, d := range [8][3]int{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}} {
-			descend(i+d[0]*s, j+d[1]*s, k+d[2]*s, s)
-		}
-	}
-	descend(0, 0, 0, size)
+	at := gr.at
+	cells := gr.cells(lv.f, math.MaxInt)
 
 	// The distinct corners of those cells, their values and positions.
 	var ids []int64
@@ -103,7 +135,7 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 	}
 
 	out := &format.Surface{}
-	points := map[[2]int32]int32{} // crossing point of grid edge (a, b), a ≤ b
+	points := map[[2]int32]int32{}    // crossing point of grid edge (a, b), a ≤ b
 	cross := func(a, b int32) int32 { // a inside (≥ 0), b outside (< 0)
 		key := [2]int32{a, a}
 		if val[a] != 0 {

@@ -1,6 +1,7 @@
 package medial
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -8,9 +9,11 @@ import (
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
-// maxContourCells bounds the default contour grid: the spacing is H/2 unless
-// the body's area would need more cells than this at that spacing.
-const maxContourCells = 200_000
+// cellBudget bounds the number of grid cells a core surface is contoured
+// over, so that it has about as many triangles as the body's surface (a
+// cell gives about five): the spacing grows from the one asked for until
+// the cells fit.
+func (o *solid) cellBudget() int { return max(2000, len(o.tris)/3/4) }
 
 // depthCore builds the rigid core at depth H: the set of points at least H
 // below the surface, bounded by the inward offset surface at depth H.
@@ -19,9 +22,9 @@ func (o *solid) depthCore(opt Options) (*Core, error) {
 	if !(h > 0) || math.IsInf(h, 0) {
 		return nil, fmt.Errorf("medial: core depth %v must be a positive length", h)
 	}
-	g := opt.Resolution
+	g, budget := opt.Resolution, math.MaxInt
 	if g == 0 {
-		g = max(h/2, math.Sqrt(o.area/maxContourCells))
+		g, budget = h/2, o.cellBudget()
 	}
 	if !(g > 0) || math.IsInf(g, 0) {
 		return nil, fmt.Errorf("medial: core surface resolution %v must be a positive length", g)
@@ -42,7 +45,11 @@ func (o *solid) depthCore(opt Options) (*Core, error) {
 		},
 	}
 	opt.progress("core surface", 0)
-	surf, err := o.closedContour(lv, g)
+	pad := geom.Vec{g, g, g}
+	surf, err := closedContour(lv, geom.Sub(o.lo, pad), geom.Add(o.hi, pad), g, budget)
+	if err == errEmptyContour {
+		return nil, fmt.Errorf("medial: no point of the body lies %g deep (core depth too large)", h)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("medial: core at depth %g: %w", h, err)
 	}
@@ -59,12 +66,21 @@ func (o *solid) depthCore(opt Options) (*Core, error) {
 		Stats: Stats{SurfaceTriangles: surf.NumTriangles()}}, nil
 }
 
-// closedContour contours lv over the body's box with spacing g and checks
-// the result is a closed, oriented surface, retrying without snapping (which
-// can pinch thin necks) if it is not.
-func (o *solid) closedContour(lv level, g float64) (*format.Surface, error) {
-	pad := geom.Vec{g, g, g}
-	lo, hi := geom.Sub(o.lo, pad), geom.Add(o.hi, pad)
+// errEmptyContour says the level set has no part the grid resolves.
+var errEmptyContour = errors.New("no part of it is resolved")
+
+// closedContour contours lv over the box [lo, hi] with spacing g, widened
+// until at most budget cells meet the level set, and checks the result is
+// a closed, oriented surface, retrying without snapping (which can pinch
+// thin necks) if it is not.
+func closedContour(lv level, lo, hi geom.Vec, g float64, budget int) (*format.Surface, error) {
+	for {
+		gr, err := newGrid(lo, hi, g)
+		if err == nil && gr.cells(lv.f, budget) != nil {
+			break
+		}
+		g *= 1.5
+	}
 	var last error
 	for _, snap := range []bool{true, false} {
 		s, err := contour(lv, lo, hi, g, snap)
@@ -72,7 +88,7 @@ func (o *solid) closedContour(lv level, g float64) (*format.Surface, error) {
 			return nil, err
 		}
 		if len(s.Triangles) == 0 {
-			return nil, fmt.Errorf("no point of the body lies that deep")
+			return nil, errEmptyContour
 		}
 		if _, err := newSolid(s, "core surface"); err != nil {
 			last = err

@@ -1,8 +1,10 @@
 package medial
 
 import (
+	"fmt"
 	"math"
 
+	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
@@ -11,58 +13,99 @@ const (
 	// sizeFraction is the target edge length relative to the local half
 	// thickness.
 	sizeFraction = 0.25
-	// boundaryAlpha: where α is at least this, the core is solid enough to
-	// be given points on its boundary (not on sheets, whose boundary faces
-	// lie too close together to mesh cheaply).
-	boundaryAlpha = 0.2
-	// boundarySpacing is the spacing of core boundary points relative to
-	// the core radius α·r.
-	boundarySpacing = 0.5
-	// insideTol is the relative tolerance of the depth test, so that points
+	// solidAlpha: balls with α at least this make the solid part of the
+	// core, which is given to the exact mesher as a closed surface; thinner
+	// (sheet-like) parts are given as points on the sheet.
+	solidAlpha = 0.3
+	// contourFraction is the contour grid spacing relative to the smallest
+	// core radius α·r of the solid part.
+	contourFraction = 0.5
+	// insideTol is the relative tolerance of the inside test, so that points
 	// computed on the core boundary count as inside.
 	insideTol = 1e-9
 )
 
-// kernel is the medial 1-set K: the points p of the body lying in a kept
-// medial ball, whose depth below the surface is at least (1−α)·r for the
-// largest such ball (radius r, core fraction α). Inside a ball of a sphere
-// that is the concentric ball of radius α·r; along a cylinder's axis the
-// tube of radius α·r; in a plate the mid-slab of half-thickness α·T/2.
+// kernel is the medial 1-set K: the union over the kept medial balls
+// (centre c, radius r, core fraction α, reach ρ) of the points within ρ of
+// c at depth at least (1−α)·r below the surface. For a plate that is the
+// mid-slab of half-thickness α·T/2, for a cylinder the tube of radius α·r
+// about the axis, for a sphere — or a cube — the ball of radius α·r at the
+// centre.
 type kernel struct {
 	o       *solid
 	ax      *Axis
-	kept    *ballIndex // kept balls, reach 1
-	support *ballIndex // all balls, reach supportReach
+	kept    []int32   // kept balls, in axis order
+	tree    *bvh.Tree // over the kept balls' boxes
+	support *ballIndex
 }
 
 func newKernel(o *solid, ax *Axis) *kernel {
-	var kept []int32
-	for i, k := range ax.Kept {
-		if k {
-			kept = append(kept, int32(i))
+	k := &kernel{o: o, ax: ax, support: newBallIndex(ax, nil, supportReach)}
+	for i, kept := range ax.Kept {
+		if kept {
+			k.kept = append(k.kept, int32(i))
 		}
 	}
-	return &kernel{o: o, ax: ax, kept: newBallIndex(ax, kept, 1), support: newBallIndex(ax, nil, supportReach)}
+	k.tree = newBallIndex(ax, k.kept, 1).tree
+	return k
+}
+
+// level returns max over kept balls i (with α ≥ minAlpha) of
+// min(ρ − |p − c|, depth(p) − (1−α)·r), floored at −cap: positive inside
+// K, negative outside, and 1-Lipschitz (a max of mins of 1-Lipschitz
+// functions), as contouring needs.
+func (k *kernel) level(p geom.Vec, cap, minAlpha float64) float64 {
+	best := -cap
+	depth := math.NaN()
+	box := [6]float64{p[0] - cap, p[1] - cap, p[2] - cap, p[0] + cap, p[1] + cap, p[2] + cap}
+	k.tree.Query(box, func(j int32) bool {
+		i := k.kept[j]
+		r, a := k.ax.Radii[i], k.ax.Alpha[i]
+		if a < minAlpha {
+			return true
+		}
+		in := k.ax.Reach[i] - math.Sqrt(geom.Dist2(p, k.ax.Centre(int(i))))
+		if in <= best {
+			return true
+		}
+		if math.IsNaN(depth) {
+			_, _, d2 := k.o.closest(p)
+			depth = math.Sqrt(d2)
+		}
+		best = max(best, min(in, depth-(1-a)*r))
+		return true
+	})
+	return best
 }
 
 // inside reports whether p belongs to K.
 func (k *kernel) inside(p geom.Vec) bool {
-	i := k.kept.largest(p)
-	if i < 0 {
-		return false
-	}
-	r, a := k.ax.Radii[i], k.ax.Alpha[i]
-	// The ball is inscribed, so depth(p) ≥ r − |p − c|: points within α·r
-	// of the centre pass without a distance query.
-	if geom.Dist2(p, k.ax.Centre(int(i))) <= a*a*r*r {
-		return true
-	}
-	_, _, d2 := k.o.closest(p)
-	return math.Sqrt(d2) >= (1-a)*r*(1-insideTol)
+	found := false
+	depth := math.NaN()
+	k.tree.Query([6]float64{p[0], p[1], p[2], p[0], p[1], p[2]}, func(j int32) bool {
+		i := k.kept[j]
+		r, a := k.ax.Radii[i], k.ax.Alpha[i]
+		d2 := geom.Dist2(p, k.ax.Centre(int(i)))
+		if rho := k.ax.Reach[i]; d2 > rho*rho {
+			return true
+		}
+		// The ball is inscribed, so depth(p) ≥ r − |p − c|: points within
+		// α·r ≤ ρ of the centre pass without a distance query.
+		if d2 <= a*a*r*r {
+			found = true
+			return false
+		}
+		if math.IsNaN(depth) {
+			_, _, dd := k.o.closest(p)
+			depth = math.Sqrt(dd)
+		}
+		found = depth >= (1-a)*r*(1-insideTol)
+		return !found
+	})
+	return found
 }
 
-// thickness returns the local half thickness at p: the radius of the
-// largest medial ball whose centre lies within √3 of its radius of p.
+// thickness returns the local half thickness at p (see LocalHalfThickness).
 func (k *kernel) thickness(p geom.Vec) float64 {
 	if i := k.support.largest(p); i >= 0 {
 		return k.ax.Radii[i]
@@ -73,33 +116,15 @@ func (k *kernel) thickness(p geom.Vec) float64 {
 // sizing is the target edge length at p.
 func (k *kernel) sizing(p geom.Vec) float64 { return sizeFraction * k.thickness(p) }
 
-// points returns the Core points for the mesher: the centres of the kept
-// balls (the spine of K) and, where the core is solid (α ≥
-// boundaryAlpha), points on its boundary spaced at boundarySpacing·α·r,
-// found along each sample's segment to its ball centre at distance α·r
-// from the centre.
-func (k *kernel) points() []float64 {
+// sheetPoints returns the centres of the kept balls of the sheet-like part
+// of K (α < solidAlpha): the mesher inserts them so that the thin core of a
+// plate is present at any mesh resolution.
+func (k *kernel) sheetPoints() []float64 {
 	var pts []float64
-	for i, kept := range k.ax.Kept {
-		if kept {
+	for _, i := range k.kept {
+		if k.ax.Alpha[i] < solidAlpha {
 			pts = append(pts, k.ax.Centres[3*i:3*i+3]...)
 		}
-	}
-	grid := newScaleGrid()
-	for s, x := range k.ax.samplePts {
-		j := k.ax.sampleBall[s]
-		a := k.ax.Alpha[j]
-		if !k.ax.Kept[j] || a < boundaryAlpha {
-			continue
-		}
-		b := k.ax.sampleBalls[s]
-		p := geom.Add(geom.Scale(1-a, b.c), geom.Scale(a, x))
-		spacing := boundarySpacing * a * b.r
-		if grid.nearest(p, spacing) >= 0 || !k.inside(p) {
-			continue
-		}
-		grid.add(p, spacing)
-		pts = append(pts, p[:]...)
 	}
 	return pts
 }
@@ -111,17 +136,42 @@ func (o *solid) medialCore(opt Options) (*Core, error) {
 		return nil, err
 	}
 	k := newKernel(o, ax)
-	c := &Core{Mode: Medial, Axis: ax, Inside: k.inside, Sizing: k.sizing, Points: k.points()}
+	c := &Core{Mode: Medial, Axis: ax, Inside: k.inside, Sizing: k.sizing, Points: k.sheetPoints()}
 	c.Stats = Stats{Samples: ax.Samples, Balls: ax.NumBalls(), Points: len(c.Points) / 3, MinRadius: math.Inf(1)}
-	for i, kept := range ax.Kept {
-		if kept {
-			c.Stats.Kept++
-			c.Stats.MinRadius = min(c.Stats.MinRadius, ax.Radii[i])
-			c.Stats.MaxRadius = max(c.Stats.MaxRadius, ax.Radii[i])
+	lo, hi := geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}, geom.Vec{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	g, area := math.Inf(1), 0.0
+	for _, i := range k.kept {
+		r := ax.Radii[i]
+		c.Stats.Kept++
+		c.Stats.MinRadius = min(c.Stats.MinRadius, r)
+		c.Stats.MaxRadius = max(c.Stats.MaxRadius, r)
+		if a := ax.Alpha[i]; a >= solidAlpha {
+			g = min(g, contourFraction*a*r)
+			area += 4 * math.Pi * a * a * r * r
+			for d := range 3 {
+				lo[d], hi[d] = min(lo[d], ax.Centres[3*i+int32(d)]-r), max(hi[d], ax.Centres[3*i+int32(d)]+r)
+			}
 		}
 	}
 	if c.Stats.Kept == 0 {
 		c.Stats.MinRadius = 0
+	}
+	if area > 0 {
+		lv := level{f: func(p geom.Vec) float64 { return k.level(p, 2*g, solidAlpha) }}
+		opt.progress("core surface", 0)
+		pad := geom.Vec{g, g, g}
+		s, err := closedContour(lv, geom.Sub(lo, pad), geom.Add(hi, pad), g, o.cellBudget())
+		if err == errEmptyContour {
+			s, err = nil, nil // too thin for the grid: Inside and Points carry it
+		}
+		if err != nil {
+			return nil, fmt.Errorf("medial: core surface: %w", err)
+		}
+		opt.progress("core surface", 1)
+		if s != nil {
+			c.Surface = s
+			c.Stats.SurfaceTriangles = s.NumTriangles()
+		}
 	}
 	return c, nil
 }

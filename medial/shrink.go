@@ -5,6 +5,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/trisearch"
+	"github.com/pfmesh/pfmesh/internal/winding"
 )
 
 // ball is the medial ball found from one surface sample.
@@ -16,6 +17,10 @@ type ball struct {
 	// two faces of a plate, π/2 for the sheet into a right-angled convex
 	// edge, small on branches into tessellation edges and noise.
 	sep float64
+	// codim is the number of independent directions in which the ball
+	// touches the surface (see contacts): 1 in a plate, 2 on a cylinder's
+	// axis, 3 at a sphere's centre.
+	codim float64
 }
 
 // contactTol is the relative tolerance that decides which surface points
@@ -41,7 +46,7 @@ func (o *solid) shrinkBall(x, m geom.Vec, r0, rmax float64) ball {
 	for {
 		b, ok := o.shrinkFrom(x, m, r)
 		if ok || r >= rmax {
-			b.sep = o.separation(x, b.c, b.r)
+			b.sep, b.codim = o.contacts(x, b.c, b.r)
 			return b
 		}
 		r = min(2*r, rmax)
@@ -70,22 +75,64 @@ func (o *solid) shrinkFrom(x, m geom.Vec, r float64) (b ball, ok bool) {
 	return ball{c: geom.Add(x, geom.Scale(r, m)), r: r}, ok
 }
 
-// separation returns the largest angle at c between x − c and q − c over
-// the closest points q to c of the triangles within (1+contactTol)·r.
-func (o *solid) separation(x, c geom.Vec, r float64) float64 {
+// contacts returns the separation angle and the contact codimension of
+// the ball (c, r) grown from x. The contacts are the closest points q to c
+// of the triangles within (1+contactTol)·r (less their sag). The
+// separation is the largest angle at c between x − c and q − c.
+//
+// The codimension is the dimension of the affine hull of the contacts,
+// which is that of the medial axis's normal space at c: two contacts (at
+// any angle) lie on a medial sheet, a circle of contacts on a medial curve
+// (a cylinder's axis), contacts all round at a medial point (a sphere's
+// centre, the six faces of a cube). It is measured, continuously, as the
+// participation ratio (tr C)²/tr(C²) of the covariance C of the contact
+// directions (q − c)/|q − c|, weighted by each triangle's solid angle seen
+// from c and tapered to 0 at the edge of the tolerance, so that it varies
+// continuously with the shape.
+func (o *solid) contacts(x, c geom.Vec, r float64) (sep, codim float64) {
 	u := geom.Sub(x, c)
 	reach := (1 + contactTol) * r
-	best := 0.0
+	var total float64
+	var mean geom.Vec
+	var m [3][3]float64
 	o.ix.Tree.Query([6]float64{c[0] - reach, c[1] - reach, c[2] - reach, c[0] + reach, c[1] + reach, c[2] + reach}, func(t int32) bool {
-		a, b, d := o.ix.Triangle(t)
-		q := trisearch.ClosestOnTriangle(c, a, b, d)
+		a, b, e := o.ix.Triangle(t)
+		q := trisearch.ClosestOnTriangle(c, a, b, e)
 		v := geom.Sub(q, c)
-		if geom.Dot(v, v) <= reach*reach {
-			best = max(best, math.Atan2(geom.Norm(geom.Cross(u, v)), geom.Dot(u, v)))
+		l := geom.Norm(v) - o.sag[t]
+		if l > reach || l <= 0 {
+			return true
+		}
+		sep = max(sep, math.Atan2(geom.Norm(geom.Cross(u, v)), geom.Dot(u, v)))
+		w := math.Abs(winding.Triangle(c, a, b, e)) * min(1, (reach-l)/(reach-r))
+		d := geom.Scale(1/geom.Norm(v), v)
+		total += w
+		mean = geom.Add(mean, geom.Scale(w, d))
+		for i := range 3 {
+			for j := range 3 {
+				m[i][j] += w * d[i] * d[j]
+			}
 		}
 		return true
 	})
-	return best
+	if total == 0 {
+		return sep, 1
+	}
+	mean = geom.Scale(1/total, mean)
+	var tr, tr2 float64
+	for i := range 3 {
+		for j := range 3 {
+			cij := m[i][j]/total - mean[i]*mean[j]
+			tr2 += cij * cij
+			if i == j {
+				tr += cij
+			}
+		}
+	}
+	if tr2 == 0 {
+		return sep, 1
+	}
+	return sep, max(1, min(3, tr*tr/tr2))
 }
 
 // nearestSagging returns the point of the surface nearest p when every

@@ -19,7 +19,7 @@ import (
 // 1e-7 (CG itself runs in float64).
 const (
 	coarsestRows  = 500  // at or below this size a level is solved exactly
-	denseMaxRows  = 4000 // largest level solved by dense Cholesky
+	denseMaxRows  = 1000 // largest level factored densely (n³/3 flops); larger stalled levels are smoothed
 	maxLevels     = 25
 	strengthTheta = 0.08 // strong coupling threshold on the finest level, halved per level
 )

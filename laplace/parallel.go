@@ -16,6 +16,9 @@ const (
 	// gsBlock is the number of rows of one Gauss–Seidel block: within a
 	// block the smoother sweeps sequentially, between blocks it is Jacobi.
 	gsBlock = 4096
+	// maxScratchWorkers bounds the goroutines of one parallel loop, and so
+	// the scratch they allocate (dense rows of a matrix's width each).
+	maxScratchWorkers = 16
 )
 
 // forChunks calls fn(lo, hi) for the consecutive ranges of [0, n) of the
@@ -26,10 +29,11 @@ func forChunks(n, size int, fn func(lo, hi int)) {
 
 // forChunksWith is forChunks with per-goroutine scratch state: each
 // goroutine calls init once and passes the result to every chunk it runs.
-// Results must not depend on which goroutine ran a chunk.
+// Results must not depend on which goroutine ran a chunk. Scratch may be as
+// large as a matrix dimension, so at most maxScratchWorkers goroutines run.
 func forChunksWith[S any](n, size int, init func() S, fn func(s S, lo, hi int)) {
 	chunks := (n + size - 1) / size
-	workers := min(runtime.GOMAXPROCS(0), chunks)
+	workers := min(runtime.GOMAXPROCS(0), chunks, maxScratchWorkers)
 	if workers <= 1 {
 		if chunks > 0 {
 			s := init()

@@ -2,7 +2,7 @@
 # affordable), the C and Python reader tests.
 GO ?= go
 # Packages cheap enough to run under the race detector.
-RACE_PKGS = ./format/... ./contact/... ./cmd/... ./internal/atomicfile/... ./internal/bvh/... ./internal/render/...
+RACE_PKGS = ./format/... ./contact/... ./laplace/... ./internal/...
 
 .PHONY: test vet unit race readers build bench
 
@@ -15,7 +15,7 @@ unit:
 	$(GO) test -count=1 ./...
 
 race:
-	$(GO) test -count=1 -race $(RACE_PKGS)
+	$(GO) test -count=1 -race -short $(RACE_PKGS)
 
 # The C and Python .pfm readers, checked against the Go writer. Debian's
 # python3 (with python3-numpy) covers the numpy path; the first python3 on

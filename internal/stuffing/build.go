@@ -10,9 +10,6 @@ import (
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
-// defaultFeatureAngle is the crease angle when Options.FeatureAngle is 0.
-const defaultFeatureAngle = 40
-
 // Build fills the solid bounded by s — the points where the generalized
 // winding number of s exceeds 1/2 — with tetrahedra. s may be open,
 // overlapping, self-intersecting or inconsistently oriented. The result
@@ -30,23 +27,32 @@ func Build(s *format.Surface, opt Options) (*tetmesh.Mesh, *Report, error) {
 	if len(tris) == 0 {
 		return nil, nil, errors.New("stuffing: surface has no triangle with three distinct vertices")
 	}
-	feature := opt.FeatureAngle
-	if feature == 0 {
-		feature = defaultFeatureAngle
-	}
-	in := newInput(pos, tris, feature)
-	if !(in.diag > 0) {
+	diag := bboxDiagonal(pos)
+	if !(diag > 0) {
 		return nil, nil, errors.New("stuffing: surface has zero extent")
 	}
-	b := &builder{in: in, opt: opt, rep: &Report{Tolerance: opt.Tolerance}}
+	tol := opt.Tolerance
+	if tol <= 0 {
+		tol = 1e-3 * diag
+	}
+	in := newInput(pos, tris, opt.FeatureAngle)
+	b := &builder{in: in, opt: opt, rep: &Report{Tolerance: tol}}
 	if crep.Changed() {
 		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("input cleaned: %d vertices welded, %d triangles dropped (collapsed, zero-area or duplicate), %d flipped and %d patches reversed to face outward",
 			crep.MergedExact, crep.DroppedCollapsed+crep.DroppedZeroArea+crep.DroppedDuplicate, crep.FlippedTriangles, crep.ReversedPatches))
 	}
-	if b.rep.Tolerance <= 0 {
-		b.rep.Tolerance = 1e-3 * in.diag
-	}
 	return b.run()
+}
+
+func bboxDiagonal(pos []float64) float64 {
+	lo := geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := geom.Scale(-1, lo)
+	for i := 0; i+2 < len(pos); i += 3 {
+		for k := range 3 {
+			lo[k], hi[k] = min(lo[k], pos[i+k]), max(hi[k], pos[i+k])
+		}
+	}
+	return geom.Norm(geom.Sub(hi, lo))
 }
 
 // checkSurface rejects input no solid can come from.
@@ -103,36 +109,75 @@ func (b *builder) rootCube() (geom.Vec, float64) {
 	return origin, size
 }
 
+var debugf func(string, ...any)
+var debugBad int
+
+// qualityTarget is the dihedral angle (degrees) below which improve
+// works on a tet.
+const qualityTarget = 15
+
+// maxRounds bounds the lattices one Build makes.
+const maxRounds = 9
+
 func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 	in := b.in
+	tol := b.rep.Tolerance
 	origin, size := b.rootCube()
-	z := &sizing{in: in, opt: &b.opt, tol: b.rep.Tolerance, surfCap: in.diag / 20, floor: b.rep.Tolerance,
+	z := &sizing{in: in, opt: &b.opt, tol: tol, surfCap: in.diag / 20, floor: tol,
 		forced: newKeyMap(0), minLevel: 3}
-	b.progress("octree", 0)
-	o := buildOctree(origin, size, in, z.split)
-	o.balance(func(level int, i, j, k uint32) bool {
-		c, h := o.cell(level, i, j, k)
-		return in.meetsBox(c, h)
-	})
-	b.progress("lattice", 0.1)
-	L := newLattice(o)
-	b.progress(fmt.Sprintf("winding (%d leaves, %d lattice tets)", len(o.leaves), len(L.tets)/4), 0.2)
-	w, side := classify(L, in)
-	b.progress("cuts", 0.4)
-	cuts := findCuts(L, in, w, side)
-	b.progress("stuffing", 0.6)
-	d := b.stuffValid(L, side, cuts)
-	m, _ := d.compact()
-	b.tagBoundary(m)
-	b.progress("voids", 0.7)
-	b.rep.Steiner += breakVoids(m)
-	b.progress("quality", 0.8)
-	improve(m, newIncidence(m), 15, 4)
-	b.tagCore(m)
-	b.rep.Rounds, b.rep.Leaves = 1, len(o.leaves)
-	b.summarise(m)
-	b.progress("done", 1)
-	return m, b.rep, nil
+	for round := 1; ; round++ {
+		frac := func(x float64) float64 { return (float64(round-1) + x) / maxRounds }
+		b.progress("octree", frac(0))
+		o := buildOctree(origin, size, in, z.split)
+		o.balance(func(level int, i, j, k uint32) bool {
+			c, h := o.cell(level, i, j, k)
+			return in.meetsBox(c, h)
+		})
+		b.progress("lattice", frac(0.1))
+		L := newLattice(o)
+		b.progress("winding", frac(0.2))
+		w, side := classify(L, in)
+		b.progress("cuts", frac(0.4))
+		cuts := findCuts(L, in, w, side)
+		b.progress("stuffing", frac(0.5))
+		d := b.stuffValid(L, side, cuts)
+		m, info := d.compact()
+		tris := b.tagBoundary(m)
+		b.progress("features", frac(0.55))
+		var fixed []bool
+		b.rep.SnappedToEdges, b.rep.SnappedToCorners, fixed, info.onTri = snapFeatures(m, newIncidence(m), tris, info.onTri, in)
+		b.progress("voids", frac(0.6))
+		b.rep.Steiner = breakVoids(m)
+		b.progress("quality", frac(0.65))
+		improve(m, newIncidence(m), qualityTarget, 4, func(v int32) bool {
+			return m.Tags[v] != tetmesh.Boundary || !fixed[v] && info.onTri[v] >= 0
+		}, func(v int32, p geom.Vec) (geom.Vec, bool) {
+			q, t, _ := in.search.Closest(p)
+			return q, in.patch[t] == in.patch[info.onTri[v]]
+		})
+		tris, _ = boundaryOf(m.Tets, m.NumVertices())
+		b.progress("fidelity", frac(0.6))
+		fid := measure(&locator{in: in, o: o, L: L, w: w}, m, tris, info.onTri, tol)
+		b.rep.HausdorffIn, b.rep.HausdorffOut, b.rep.FillArea = fid.in, fid.out, fid.fillArea
+		b.rep.Rounds, b.rep.Leaves = round, len(o.leaves)
+		if debugf != nil {
+			debugf("round %d: leaves %d tets %d in %.4g out %.4g bad %d snapped %d/%d", round, len(o.leaves), m.NumTets(), fid.in, fid.out, len(fid.bad), b.rep.SnappedToEdges, b.rep.SnappedToCorners)
+		}
+		if len(fid.bad) > 0 && round < maxRounds {
+			for _, x := range fid.bad {
+				z.force(o, x)
+			}
+			continue
+		}
+		if len(fid.bad) > 0 {
+			b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("tolerance %.3g not reached after %d rounds: %d samples farther (input→output %.3g, output→input %.3g)",
+				tol, round, len(fid.bad), fid.in, fid.out))
+		}
+		b.tagCore(m)
+		b.summarise(m)
+		b.progress("done", 1)
+		return m, b.rep, nil
+	}
 }
 
 // meetsBox reports whether any input triangle meets the cube (centre,
@@ -156,6 +201,7 @@ func (in *input) meetsBox(c geom.Vec, half float64) bool {
 // so the loop ends.
 func (b *builder) stuffValid(L *lattice, side []int8, cuts *cutSet) *draft {
 	keep := make([]bool, len(L.keys))
+	b.rep.Unwarped = 0
 	for {
 		warp := warpVertices(L, cuts, keep)
 		d := stuff(L, b.in, side, cuts, warp)
@@ -237,13 +283,14 @@ func (d *draft) compact() (*tetmesh.Mesh, *meshInfo) {
 
 // tagBoundary tags the vertices of boundary faces Boundary, the others
 // Interior.
-func (b *builder) tagBoundary(m *tetmesh.Mesh) {
+func (b *builder) tagBoundary(m *tetmesh.Mesh) []int32 {
 	tris, _ := boundaryOf(m.Tets, m.NumVertices())
 	m.Tags = make([]tetmesh.Tag, m.NumVertices())
 	for _, v := range tris {
 		m.Tags[v] = tetmesh.Boundary
 	}
 	b.rep.BoundaryFaces = len(tris) / 3
+	return tris
 }
 
 // tagCore tags Core the non-boundary vertices where Options.Core holds.
@@ -259,6 +306,19 @@ func (b *builder) tagCore(m *tetmesh.Mesh) {
 }
 
 func (b *builder) summarise(m *tetmesh.Mesh) {
+	if debugf != nil {
+		for t := 0; t < m.NumTets(); t++ {
+			q := m.Tets[4*t : 4*t+4]
+			c := maxCosDihedral(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3]))
+			if c > math.Cos(2*math.Pi/180) && debugBad < 8 {
+				debugBad++
+				debugf("bad tet %d cos %.6f: %v tags %d %d %d %d", t, c, q, m.Tags[q[0]], m.Tags[q[1]], m.Tags[q[2]], m.Tags[q[3]])
+			}
+			if math.IsNaN(c) {
+				debugf("NaN tet %d %v: %v %v %v %v tags %v %v %v %v", t, q, m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3]), m.Tags[q[0]], m.Tags[q[1]], m.Tags[q[2]], m.Tags[q[3]])
+			}
+		}
+	}
 	q := tetmesh.MeasureQuality(m)
 	b.rep.MinDihedral, b.rep.MaxDihedral = q.MinDihedral, q.MaxDihedral
 	b.rep.Vertices, b.rep.Tets = m.NumVertices(), m.NumTets()

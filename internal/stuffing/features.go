@@ -22,6 +22,11 @@ type features struct {
 	corners []int32 // vertex indices
 	tree    *bvh.Tree
 	pos     []float64
+	// The smooth patches on the sides of feature edge e are
+	// sides[sideStart[e]:sideStart[e+1]] (onLevelSet for the open side of
+	// a rim); those around corner c, cornerSides[cornerStart[c]:…].
+	sides, sideStart         []int32
+	cornerSides, cornerStart []int32
 }
 
 // cornerTurnCos: two feature edges meeting at a vertex continue one curve
@@ -78,14 +83,30 @@ func findFeatures(in *input, cosFeature float64) *features {
 		}
 		if feature {
 			f.edges = append(f.edges, hs[i].a, hs[i].b)
+			f.sideStart = append(f.sideStart, int32(len(f.sides)))
+			for _, h := range hs[i:j] {
+				f.sides = append(f.sides, h.tri) // patches once union-find is done
+			}
+			if j-i == 1 {
+				f.sides = append(f.sides, -1)
+			}
 		}
 		i = j
 	}
+	f.sideStart = append(f.sideStart, int32(len(f.sides)))
 	in.patch = make([]int32, nt)
 	for t := range in.patch {
 		in.patch[t] = find(int32(t))
 	}
+	for k, t := range f.sides {
+		if t >= 0 {
+			f.sides[k] = in.patch[t]
+		} else {
+			f.sides[k] = onLevelSet
+		}
+	}
 	f.findCorners(len(in.pos) / 3)
+	f.cornerPatches(in)
 	boxes := make([]float64, 0, 3*len(f.edges))
 	for e := 0; e < len(f.edges); e += 2 {
 		p, q := geom.At(in.pos, f.edges[e]), geom.At(in.pos, f.edges[e+1])
@@ -122,10 +143,56 @@ func (f *features) findCorners(nv int) {
 	}
 }
 
+// cornerPatches lists the patches around each corner, and onLevelSet
+// for a corner on a rim.
+func (f *features) cornerPatches(in *input) {
+	at := make(map[int32]int, len(f.corners))
+	for c, v := range f.corners {
+		at[v] = c
+	}
+	lists := make([][]int32, len(f.corners))
+	for t := 0; t < in.numTris(); t++ {
+		for _, v := range in.tris[3*t : 3*t+3] {
+			if c, ok := at[v]; ok {
+				lists[c] = append(lists[c], in.patch[t])
+			}
+		}
+	}
+	for e := 0; e < len(f.edges)/2; e++ {
+		if f.sideStart[e+1]-f.sideStart[e] == 2 && f.sides[f.sideStart[e]+1] == onLevelSet {
+			for _, v := range f.edges[2*e : 2*e+2] {
+				if c, ok := at[v]; ok {
+					lists[c] = append(lists[c], onLevelSet)
+				}
+			}
+		}
+	}
+	for _, l := range lists {
+		f.cornerStart = append(f.cornerStart, int32(len(f.cornerSides)))
+		slices.Sort(l)
+		f.cornerSides = append(f.cornerSides, slices.Compact(l)...)
+	}
+	f.cornerStart = append(f.cornerStart, int32(len(f.cornerSides)))
+}
+
+func (f *features) edgeSides(e int32) []int32 { return f.sides[f.sideStart[e]:f.sideStart[e+1]] }
+
+func (f *features) cornerPatchList(c int32) []int32 {
+	return f.cornerSides[f.cornerStart[c]:f.cornerStart[c+1]]
+}
+
 // closestOnEdges returns the point of the feature edges nearest p, the
 // feature edge it lies on (−1 if there are none) and its squared distance.
 func (f *features) closestOnEdges(p geom.Vec) (geom.Vec, int32, float64) {
+	return f.closestWhere(p, func(int32) bool { return true })
+}
+
+// closestWhere is closestOnEdges over the feature edges ok accepts.
+func (f *features) closestWhere(p geom.Vec, ok func(e int32) bool) (geom.Vec, int32, float64) {
 	e, d2 := f.tree.Nearest(p, func(e int32) float64 {
+		if !ok(e) {
+			return math.Inf(1)
+		}
 		return geom.Dist2(p, trisearch.ClosestOnSegment(p, geom.At(f.pos, f.edges[2*e]), geom.At(f.pos, f.edges[2*e+1])))
 	})
 	if e < 0 {

@@ -30,7 +30,7 @@ func (in *input) corners(t int32) (a, b, c geom.Vec) { return in.search.Triangle
 
 // newInput prepares a welded, oriented surface for meshing. featureDeg is
 // the dihedral angle between neighbouring normals above which an edge is a
-// crease.
+// crease; 0 means defaultFeatureAngle.
 func newInput(pos []float64, tris []int32, featureDeg float64) *input {
 	in := &input{pos: pos, tris: tris}
 	in.search = trisearch.New(pos, tris)
@@ -52,10 +52,20 @@ func newInput(pos []float64, tris []int32, featureDeg float64) *input {
 			in.normal[t] = geom.Scale(1/l, n)
 		}
 	}
+	if featureDeg == 0 {
+		featureDeg = defaultFeatureAngle
+	}
 	in.feat = findFeatures(in, math.Cos(featureDeg*math.Pi/180))
 	in.cl = newClosure(in)
 	return in
 }
+
+// defaultFeatureAngle is the crease angle (degrees) when
+// Options.FeatureAngle is 0: the edges of CAD parts and of coarse
+// polygonal approximations (a 12-gon turns 30° per edge) are snapped;
+// gentler turns, as between the facets of a scanned surface, are left to
+// the lattice, refined where the curvature asks.
+const defaultFeatureAngle = 29
 
 // trianglesIn returns those of tris that meet the cube (centre, half),
 // padded by a hair so that triangles on a cell face count for both cells.

@@ -54,11 +54,13 @@ func (z *sizing) split(level int, key uint64, centre geom.Vec, half float64, tri
 	if level < z.minLevel || z.forced.get(key) >= 0 {
 		return true
 	}
+	if len(tris) == 0 {
+		// Away from the surface a cell is all inside or all outside; only
+		// inside ones need the user's size.
+		return size > z.interiorSize(centre) && z.in.wind.At(centre) > 0.5
+	}
 	if size > z.interiorSize(centre) {
 		return true
-	}
-	if len(tris) == 0 {
-		return false
 	}
 	if size > z.surfCap {
 		return true
@@ -116,4 +118,39 @@ func (z *sizing) facing(tris []int32) bool {
 		}
 	}
 	return false
+}
+
+// force makes the next octree finer where x missed the tolerance: the
+// cells containing x are split down to the level below the leaf there, or
+// further when the miss was large (the error of a cell falls about in
+// proportion to its size).
+func (z *sizing) force(o *octree, x miss) {
+	n := float64(uint32(1) << maxLevel)
+	var idx [3]uint32
+	for k := range 3 {
+		f := (x.p[k] - o.origin[k]) / o.size * n
+		if !(f >= 0 && f < n) {
+			return
+		}
+		idx[k] = uint32(f)
+	}
+	key, _, ok := o.leafAt(maxLevel, idx[0], idx[1], idx[2])
+	if !ok {
+		return
+	}
+	level, _, _, _ := unpackNode(key)
+	extra := int(math.Ceil(math.Log2(x.d / (0.6 * z.tol))))
+	target := min(maxLevel, level+min(3, max(1, extra)))
+	// Split the cells around x too, so the finer region is wider than the
+	// miss and the next lattice does not just move it aside.
+	for l := 0; l < target; l++ {
+		sh := maxLevel - l
+		i, j, k := idx[0]>>sh, idx[1]>>sh, idx[2]>>sh
+		for d := 0; d < 27; d++ {
+			ni, nj, nk := i+uint32(d%3)-1, j+uint32(d/3%3)-1, k+uint32(d/9)-1
+			if n := uint32(1) << l; ni < n && nj < n && nk < n {
+				z.forced.set(nodeKey(l, ni, nj, nk), 1)
+			}
+		}
+	}
 }

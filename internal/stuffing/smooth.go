@@ -9,42 +9,90 @@ import (
 )
 
 // Stuffing, void splitting and feature snapping leave some tets with small
-// angles. Interior vertices are free to move — the boundary, and so the
-// fidelity, does not depend on them — so improve moves each interior
-// vertex of a poor tet to where the smallest dihedral angle of its tets is
-// largest: a compass search seeded with the centroid of its neighbours,
-// each step kept only if it raises that minimum and every tet stays
-// positive by the exact predicate. Vertices are visited in index order,
-// one at a time, so the result does not depend on scheduling.
+// angles. improve moves vertices of poor tets to where the smallest
+// dihedral angle around them is largest, by compass search: interior
+// vertices anywhere (the boundary, and so the fidelity, does not depend
+// on them), boundary vertices only along the input surface — each trial
+// point is projected back onto the input and must land on the vertex's
+// own smooth patch — and vertices on features or on surfaces spanning
+// holes not at all. A step is kept only if it raises that minimum and
+// every tet stays positive by the exact predicate. Vertices are visited
+// in index order, one at a time, so the result does not depend on
+// scheduling.
 
-// minDihedralOf returns the smallest dihedral angle (radians) of the tets
-// ts, or −1 if any is not positively oriented.
-func minDihedralOf(m *tetmesh.Mesh, ts []int32) float64 {
-	worst := math.Pi
-	for _, t := range ts {
-		q := m.Tets[4*t : 4*t+4]
-		a, b, c, d := m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3])
-		if geom.Orient3D(a, b, c, d) <= 0 {
-			return -1
-		}
-		for _, x := range tetmesh.Dihedral(a, b, c, d) {
-			worst = min(worst, x)
+// maxCosDihedral returns the largest cosine of the dihedral angles of tet
+// abcd — the cosine of its smallest angle — or 2 when it is not positive.
+func maxCosDihedral(a, b, c, d geom.Vec) float64 {
+	if geom.Orient3D(a, b, c, d) <= 0 {
+		return 2
+	}
+	p := [4]geom.Vec{a, b, c, d}
+	var n [4]geom.Vec
+	var l [4]float64
+	for k, f := range tetmesh.TetFaces {
+		n[k] = geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
+		l[k] = geom.Norm(n[k])
+	}
+	if l[0] == 0 || l[1] == 0 || l[2] == 0 || l[3] == 0 {
+		return 2 // a face too small for its normal to be computed
+	}
+	worst := -1.0
+	for i := 0; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			// The edge opposite faces i and j has interior angle
+			// π − angle(n_i, n_j).
+			worst = max(worst, -geom.Dot(n[i], n[j])/(l[i]*l[j]))
 		}
 	}
 	return worst
 }
 
-// improve raises the smallest dihedral angle around interior vertices of
-// tets whose smallest angle is below target (degrees), in passes.
-func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int) {
-	goal := target * math.Pi / 180
+func (m *meshQuality) tetCos(t int32) float64 {
+	q := m.m.Tets[4*t : 4*t+4]
+	return maxCosDihedral(m.m.Vertex(q[0]), m.m.Vertex(q[1]), m.m.Vertex(q[2]), m.m.Vertex(q[3]))
+}
+
+// meshQuality caches each tet's largest dihedral cosine.
+type meshQuality struct {
+	m   *tetmesh.Mesh
+	inc *incidence
+	cos []float64
+}
+
+// worstAround returns the largest dihedral cosine of v's tets (the worse,
+// the larger), stopping early once it exceeds bound.
+func (mq *meshQuality) worstAround(v int32, bound float64) float64 {
+	worst := -1.0
+	for _, t := range mq.inc.tets[v] {
+		worst = max(worst, mq.tetCos(t))
+		if worst > bound {
+			break
+		}
+	}
+	return worst
+}
+
+// slider moves a boundary vertex along the input, or refuses.
+type slider func(v int32, p geom.Vec) (geom.Vec, bool)
+
+// improve raises the smallest dihedral angle around the vertices of tets
+// whose smallest angle is below target (degrees), in up to passes sweeps.
+// movable says which vertices may move; slide, when not nil, maps a trial
+// position of a boundary vertex back onto the input.
+func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movable func(v int32) bool, slide slider) {
+	mq := &meshQuality{m: m, inc: inc, cos: make([]float64, m.NumTets())}
+	parallelFor(m.NumTets(), func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			mq.cos[t] = mq.tetCos(int32(t))
+		}
+	})
+	goal := math.Cos(target * math.Pi / 180)
 	for range passes {
 		var todo []int32
-		for t := 0; t < m.NumTets(); t++ {
-			q := m.Tets[4*t : 4*t+4]
-			if minDihedralOf(m, []int32{int32(t)}) < goal {
-				for _, v := range q {
-					if m.Tags[v] != tetmesh.Boundary {
+		for t, c := range mq.cos {
+			if c > goal {
+				for _, v := range m.Tets[4*t : 4*t+4] {
+					if movable(v) {
 						todo = append(todo, v)
 					}
 				}
@@ -56,7 +104,12 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int) {
 		slices.Sort(todo)
 		moved := false
 		for _, v := range slices.Compact(todo) {
-			moved = relocate(m, inc, v) || moved
+			if mq.relocate(v, slide) {
+				moved = true
+				for _, t := range inc.tets[v] {
+					mq.cos[t] = mq.tetCos(t)
+				}
+			}
 		}
 		if !moved {
 			return
@@ -64,27 +117,34 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int) {
 	}
 }
 
-// relocate moves interior vertex v to raise the smallest dihedral angle
-// of its tets and reports whether it moved.
-func relocate(m *tetmesh.Mesh, inc *incidence, v int32) bool {
-	ts := inc.tets[v]
+// relocate moves v to lower the largest dihedral cosine of its tets and
+// reports whether it moved.
+func (mq *meshQuality) relocate(v int32, slide slider) bool {
+	m := mq.m
 	start := m.Vertex(v)
-	best := minDihedralOf(m, ts)
+	best := mq.worstAround(v, math.Inf(1))
 	set := func(p geom.Vec) { copy(m.Positions[3*v:], p[:]) }
-	try := func(p geom.Vec) bool {
-		set(p)
-		if q := minDihedralOf(m, ts); q > best {
-			best = q
-			return true
+	boundary := m.Tags[v] == tetmesh.Boundary
+	try := func(p geom.Vec) (geom.Vec, bool) {
+		if boundary {
+			var ok bool
+			if p, ok = slide(v, p); !ok {
+				return p, false
+			}
 		}
-		return false
+		set(p)
+		if q := mq.worstAround(v, best); q < best {
+			best = q
+			return p, true
+		}
+		return p, false
 	}
 	cur := start
 	// Seed: the centroid of the neighbours, and halfway towards it.
 	var c geom.Vec
 	n := 0
-	var shortest = math.Inf(1)
-	for _, t := range ts {
+	shortest := math.Inf(1)
+	for _, t := range mq.inc.tets[v] {
 		for _, u := range m.Tets[4*t : 4*t+4] {
 			if u != v {
 				c = geom.Add(c, m.Vertex(u))
@@ -95,19 +155,19 @@ func relocate(m *tetmesh.Mesh, inc *incidence, v int32) bool {
 	}
 	c = geom.Scale(1/float64(n), c)
 	for _, f := range []float64{1, 0.5} {
-		if p := geom.Add(cur, geom.Scale(f, geom.Sub(c, cur))); try(p) {
+		if p, ok := try(geom.Add(cur, geom.Scale(f, geom.Sub(c, cur)))); ok {
 			cur = p
 			break
 		}
 	}
-	step := 0.2 * math.Sqrt(shortest)
-	for range 24 {
+	step := 0.15 * math.Sqrt(shortest)
+	for range 12 {
 		improved := false
 		for k := 0; k < 6; k++ {
 			p := cur
 			p[k%3] += step * float64(1-2*(k/3))
-			if try(p) {
-				cur, improved = p, true
+			if q, ok := try(p); ok {
+				cur, improved = q, true
 			}
 		}
 		if !improved {

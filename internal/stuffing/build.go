@@ -1,9 +1,12 @@
 package stuffing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"github.com/pfmesh/pfmesh/internal/trisearch"
 	"math"
+	"slices"
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -24,6 +27,7 @@ func Build(s *format.Surface, opt Options) (*tetmesh.Mesh, *Report, error) {
 	// shell would otherwise bound nothing.
 	clean, crep := format.Clean(s, format.CleanOptions{})
 	pos, tris := clean.Positions, clean.Triangles
+	unions := keepUnions(pos, tris)
 	if len(tris) == 0 {
 		return nil, nil, errors.New("stuffing: surface has no triangle with three distinct vertices")
 	}
@@ -37,6 +41,9 @@ func Build(s *format.Surface, opt Options) (*tetmesh.Mesh, *Report, error) {
 	}
 	in := newInput(pos, tris, opt.FeatureAngle)
 	b := &builder{in: in, opt: opt, rep: &Report{Tolerance: tol}}
+	if unions > 0 {
+		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("%d closed shells overlapping others turned back outward (united, not subtracted)", unions))
+	}
 	if crep.Changed() {
 		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("input cleaned: %d vertices welded, %d triangles dropped (collapsed, zero-area or duplicate), %d flipped and %d patches reversed to face outward",
 			crep.MergedExact, crep.DroppedCollapsed+crep.DroppedZeroArea+crep.DroppedDuplicate, crep.FlippedTriangles, crep.ReversedPatches))
@@ -144,17 +151,36 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		m, info := d.compact()
 		tris := b.tagBoundary(m)
 		b.progress("features", frac(0.55))
-		var fixed []bool
-		b.rep.SnappedToEdges, b.rep.SnappedToCorners, fixed, info.onTri = snapFeatures(m, newIncidence(m), tris, info.onTri, in)
-		b.progress("voids", frac(0.6))
-		b.rep.Steiner = breakVoids(m)
-		b.progress("quality", frac(0.65))
-		improve(m, newIncidence(m), qualityTarget, 4, func(v int32) bool {
-			return m.Tags[v] != tetmesh.Boundary || !fixed[v] && info.onTri[v] >= 0
-		}, func(v int32, p geom.Vec) (geom.Vec, bool) {
+		checkInv := func(stage string) {
+			if debugf != nil {
+				d := &draft{pos: m.Positions, tets: m.Tets}
+				if bad := d.inverted(); len(bad) > 0 {
+					debugf("after %s: %d inverted, first %v", stage, len(bad), m.Tets[4*bad[0]:4*bad[0]+4])
+				}
+			}
+		}
+		// Snap, make room by moving vertices, snap what could not move
+		// before, then break voids (splits made while snapping can make
+		// some) and improve again.
+		sn := newSnapper(m, info.onTri, in)
+		b.rep.SnappedToEdges, b.rep.SnappedToCorners = sn.snapAll()
+		slide := func(v int32, p geom.Vec) (geom.Vec, bool) {
 			q, t, _ := in.search.Closest(p)
-			return q, in.patch[t] == in.patch[info.onTri[v]]
-		})
+			return q, in.patch[t] == in.patch[sn.onTri[v]]
+		}
+		b.progress("quality", frac(0.6))
+		improve(m, sn.inc, qualityTarget, 2, sn.movable, slide)
+		tris, _ = boundaryOf(m.Tets, m.NumVertices())
+		b.rep.SnappedToEdges += sn.snapEdges(tris)
+		checkInv("snap")
+		b.progress("voids", frac(0.62))
+		b.rep.Steiner = breakVoids(m)
+		checkInv("voids")
+		sn.refresh()
+		b.progress("quality", frac(0.65))
+		improve(m, sn.inc, qualityTarget, 4, sn.movable, slide)
+		info.onTri = sn.onTri
+		checkInv("improve")
 		tris, _ = boundaryOf(m.Tets, m.NumVertices())
 		b.progress("fidelity", frac(0.6))
 		fid := measure(&locator{in: in, o: o, L: L, w: w}, m, tris, info.onTri, tol)
@@ -162,6 +188,22 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		b.rep.Rounds, b.rep.Leaves = round, len(o.leaves)
 		if debugf != nil {
 			debugf("round %d: leaves %d tets %d in %.4g out %.4g bad %d snapped %d/%d", round, len(o.leaves), m.NumTets(), fid.in, fid.out, len(fid.bad), b.rep.SnappedToEdges, b.rep.SnappedToCorners)
+			worst := slices.Clone(fid.bad)
+			slices.SortFunc(worst, func(x, y miss) int { return cmp.Compare(y.d, x.d) })
+			for _, x := range worst[:min(4, len(worst))] {
+				_, fe, fd := in.feat.closestOnEdges(x.p)
+				debugf("   miss %.4g at %.5v: feature %d at %.3g, sides %v", x.d, x.p, fe, math.Sqrt(fd), in.feat.edgeSides(fe))
+				ix := trisearch.New(m.Positions, tris)
+				q, tt, _ := ix.Closest(x.p)
+				debugf("      closest output point %.5v on tri %d", q, tt)
+				for _, v := range tris[3*tt : 3*tt+3] {
+					cl := int32(-9)
+					if info.onTri[v] >= 0 {
+						cl = in.patch[info.onTri[v]]
+					}
+					debugf("      v%d at %.5v class %d fixed %v", v, m.Vertex(v), cl, sn.fixed(v))
+				}
+			}
 		}
 		if len(fid.bad) > 0 && round < maxRounds {
 			for _, x := range fid.bad {
@@ -173,6 +215,7 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 			b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("tolerance %.3g not reached after %d rounds: %d samples farther (input→output %.3g, output→input %.3g)",
 				tol, round, len(fid.bad), fid.in, fid.out))
 		}
+		b.rep.ThinnestFeature = thinnest(m, tris)
 		b.tagCore(m)
 		b.summarise(m)
 		b.progress("done", 1)
@@ -228,14 +271,21 @@ func (b *builder) stuffValid(L *lattice, side []int8, cuts *cutSet) *draft {
 	}
 }
 
-// inverted returns the tets the exact predicate finds not positive.
+// flatCos is the cosine of 1°: stuffing refuses warps that leave a tet
+// with a smaller dihedral angle, as it refuses inverted ones. Such slivers
+// are nearly flat, and splitting one to break a void could round into an
+// inverted pair.
+var flatCos = math.Cos(math.Pi / 180)
+
+// inverted returns the tets the exact predicate finds not positive, and
+// those with a dihedral angle under 1°.
 func (d *draft) inverted() []int32 {
 	nt := len(d.tets) / 4
 	flag := make([]bool, nt)
 	parallelFor(nt, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			q := d.tets[4*t : 4*t+4]
-			flag[t] = geom.Orient3D(geom.At(d.pos, q[0]), geom.At(d.pos, q[1]), geom.At(d.pos, q[2]), geom.At(d.pos, q[3])) <= 0
+			flag[t] = !(maxCosDihedral(geom.At(d.pos, q[0]), geom.At(d.pos, q[1]), geom.At(d.pos, q[2]), geom.At(d.pos, q[3])) <= flatCos)
 		}
 	})
 	var bad []int32
@@ -324,4 +374,5 @@ func (b *builder) summarise(m *tetmesh.Mesh) {
 	b.rep.Vertices, b.rep.Tets = m.NumVertices(), m.NumTets()
 	b.rep.Volume = m.Volume()
 	b.rep.FeatureEdges, b.rep.Corners = len(b.in.feat.edges)/2, len(b.in.feat.corners)
+	b.rep.Crossings = b.in.feat.crossings
 }

@@ -27,6 +27,7 @@ type features struct {
 	// a rim); those around corner c, cornerSides[cornerStart[c]:…].
 	sides, sideStart         []int32
 	cornerSides, cornerStart []int32
+	crossings                int // feature edges where parts of the input cross
 }
 
 // cornerTurnCos: two feature edges meeting at a vertex continue one curve
@@ -107,9 +108,10 @@ func findFeatures(in *input, cosFeature float64) *features {
 	}
 	f.findCorners(len(in.pos) / 3)
 	f.cornerPatches(in)
+	f.addIntersections(in)
 	boxes := make([]float64, 0, 3*len(f.edges))
 	for e := 0; e < len(f.edges); e += 2 {
-		p, q := geom.At(in.pos, f.edges[e]), geom.At(in.pos, f.edges[e+1])
+		p, q := geom.At(f.pos, f.edges[e]), geom.At(f.pos, f.edges[e+1])
 		boxes = append(boxes, min(p[0], q[0]), min(p[1], q[1]), min(p[2], q[2]), max(p[0], q[0]), max(p[1], q[1]), max(p[2], q[2]))
 	}
 	f.tree = bvh.Build(boxes, 4)

@@ -53,7 +53,10 @@ type Report struct {
 	// FeatureEdges and Corners count the input's sharp features;
 	// SnappedToEdges and SnappedToCorners the boundary vertices moved
 	// onto them.
-	FeatureEdges, Corners            int
+	FeatureEdges, Corners int
+	// Crossings counts the feature edges where parts of the input cross
+	// (included in FeatureEdges).
+	Crossings                        int
 	SnappedToEdges, SnappedToCorners int
 	// Unwarped counts lattice vertices kept off the surface to avoid an
 	// inverted or non-manifold result; Steiner the points added inside

@@ -125,28 +125,45 @@ func (s *snapper) target(v, other int32) (p geom.Vec, e int32, d2 float64) {
 	return p, e, d2
 }
 
-// snapFeatures snaps boundary vertices (of boundary triangles tris) onto
-// the input's corners and feature edges, and returns how many went to
-// each, which vertices are now fixed, and the provenance of the vertices
-// (onTri, extended for those it added).
-func snapFeatures(m *tetmesh.Mesh, inc *incidence, tris []int32, onTri []int32, in *input) (edges, corners int, fixed []bool, onTriOut []int32) {
+func newSnapper(m *tetmesh.Mesh, onTri []int32, in *input) *snapper {
 	nv := m.NumVertices()
-	s := &snapper{m: m, inc: inc, in: in, onTri: onTri, edgeOf: make([]int32, nv), corner: make([]int32, nv)}
+	s := &snapper{m: m, inc: newIncidence(m), in: in, onTri: onTri, edgeOf: make([]int32, nv), corner: make([]int32, nv)}
 	for v := range nv {
 		s.edgeOf[v], s.corner[v] = -1, -1
 	}
-	if len(in.feat.edges) > 0 {
-		edges = s.snapEdges(tris)
-		tris, _ = boundaryOf(m.Tets, m.NumVertices())
-		corners = s.snapCorners(tris)
-		tris, _ = boundaryOf(m.Tets, m.NumVertices())
-		edges += s.snapEdges(tris)
+	return s
+}
+
+// refresh catches up with vertices and tets added to the mesh since the
+// snapper last looked (interior ones: they are not on the input).
+func (s *snapper) refresh() {
+	s.inc = newIncidence(s.m)
+	for len(s.onTri) < s.m.NumVertices() {
+		s.onTri = append(s.onTri, notOnSurface)
+		s.edgeOf = append(s.edgeOf, -1)
+		s.corner = append(s.corner, -1)
 	}
-	fixed = make([]bool, m.NumVertices())
-	for v := range fixed {
-		fixed[v] = s.fixed(int32(v))
+}
+
+// snapAll snaps edges, then corners, then edges again, and returns how
+// many vertices went onto feature edges and onto corners.
+func (s *snapper) snapAll() (edges, corners int) {
+	if len(s.in.feat.edges) == 0 {
+		return 0, 0
 	}
-	return edges, corners, fixed, s.onTri
+	tris, _ := boundaryOf(s.m.Tets, s.m.NumVertices())
+	edges = s.snapEdges(tris)
+	tris, _ = boundaryOf(s.m.Tets, s.m.NumVertices())
+	corners = s.snapCorners(tris)
+	tris, _ = boundaryOf(s.m.Tets, s.m.NumVertices())
+	edges += s.snapEdges(tris)
+	return edges, corners
+}
+
+// movable says which vertices quality moves may touch: interior ones, and
+// boundary vertices on the input that are not on a feature.
+func (s *snapper) movable(v int32) bool {
+	return s.m.Tags[v] != tetmesh.Boundary || !s.fixed(v) && s.onTri[v] >= 0
 }
 
 // snapCorners moves, for each input corner, the nearest vertex of the
@@ -240,6 +257,15 @@ func (s *snapper) snapEdges(tris []int32) (edges int) {
 			}
 		}
 		if moved == 0 {
+			if debugf != nil {
+				for _, key := range straddle {
+					a, b := int32(key>>32), int32(uint32(key))
+					if !s.compatible(a, b) {
+						var ba, bb [1]int32
+						debugf("   unresolved straddle v%d %v (corner %d edge %d) – v%d %v (corner %d edge %d)", a, s.patches(a, ba[:]), s.corner[a], s.edgeOf[a], b, s.patches(b, bb[:]), s.corner[b], s.edgeOf[b])
+					}
+				}
+			}
 			break
 		}
 	}

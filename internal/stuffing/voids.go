@@ -92,10 +92,21 @@ func (inc *incidence) replaceInPlace(t int32, old, nw int32) {
 // the rest with the last vertex replaced.
 func (inc *incidence) splitAt(vs []int32, nw int32) {
 	for _, t := range inc.around(vs...) {
+		var made []int32
 		for _, v := range vs[:len(vs)-1] {
-			inc.replaceInCopy(t, v, nw)
+			made = append(made, inc.replaceInCopy(t, v, nw))
 		}
 		inc.replaceInPlace(t, vs[len(vs)-1], nw)
+		made = append(made, t)
+		if debugf != nil {
+			m := inc.m
+			for _, u := range made {
+				q := m.Tets[4*u : 4*u+4]
+				if geom.Orient3D(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3])) <= 0 {
+					debugf("split of %v made inverted tet %v (tags %d %d %d %d)", vs, q, m.Tags[q[0]], m.Tags[q[1]], m.Tags[q[2]], m.Tags[q[3]])
+				}
+			}
+		}
 	}
 }
 

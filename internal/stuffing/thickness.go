@@ -1,0 +1,70 @@
+package stuffing
+
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+	"github.com/pfmesh/pfmesh/internal/trisearch"
+)
+
+// thinnest returns the smallest thickness of the meshed solid: over the
+// boundary vertices v, the distance to the nearest boundary triangle that
+// faces back at v across material — its normal against v's (angle over
+// 120°), it lies on v's inner side, and it does not touch v. Thin parts
+// the lattice had to resolve show up here, which is how Build reports the
+// thinnest feature it kept.
+func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
+	nv := m.NumVertices()
+	normal := make([]geom.Vec, nv)
+	tn := make([]geom.Vec, len(tris)/3)
+	for t := range tn {
+		v := tris[3*t : 3*t+3]
+		a, b, c := m.Vertex(v[0]), m.Vertex(v[1]), m.Vertex(v[2])
+		n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+		for _, u := range v {
+			normal[u] = geom.Add(normal[u], n)
+		}
+		if l := geom.Norm(n); l > 0 {
+			tn[t] = geom.Scale(1/l, n)
+		}
+	}
+	ix := trisearch.New(m.Positions, tris)
+	var verts []int32
+	for v := range nv {
+		if m.Tags[v] == tetmesh.Boundary {
+			if l := geom.Norm(normal[v]); l > 0 {
+				normal[v] = geom.Scale(1/l, normal[v])
+				verts = append(verts, int32(v))
+			}
+		}
+	}
+	best := make([]float64, len(verts))
+	parallelFor(len(verts), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			v := verts[i]
+			p, n := m.Vertex(v), normal[v]
+			_, d2 := ix.Tree.Nearest(p, func(t int32) float64 {
+				if geom.Dot(tn[t], n) > facingCos {
+					return math.Inf(1)
+				}
+				w := tris[3*t : 3*t+3]
+				if w[0] == v || w[1] == v || w[2] == v {
+					return math.Inf(1)
+				}
+				a, b, c := ix.Triangle(t)
+				q := trisearch.ClosestOnTriangle(p, a, b, c)
+				if geom.Dot(geom.Sub(q, p), n) >= 0 {
+					return math.Inf(1) // across a gap, not material
+				}
+				return geom.Dist2(p, q)
+			})
+			best[i] = math.Sqrt(d2)
+		}
+	})
+	out := math.Inf(1)
+	for _, d := range best {
+		out = min(out, d)
+	}
+	return out
+}

@@ -5,31 +5,39 @@ import (
 	"slices"
 )
 
-// strongCouplings marks the entries of A that are strong couplings: i ≠ j
-// and −a_ij ≥ θ·√(a_ii·a_jj). Positive off-diagonal entries (from obtuse
-// dihedral angles) are never strong: aggregating across them would put
-// unknowns that pull in opposite directions into one coarse unknown.
-func strongCouplings(a *csr[float64], theta float64) []bool {
+// strength flags the strong couplings of a symMatrix per stored entry; a
+// pair stored in both rows (an outer coupling) is flagged in both alike.
+type strength struct{ low, out []bool }
+
+// strongCouplings flags the entries a_ij, i ≠ j, with −a_ij ≥ θ·√(a_ii·a_jj).
+// Positive off-diagonal entries (from obtuse dihedral angles) are never
+// strong: aggregating across them would put unknowns that pull in opposite
+// directions into one coarse unknown.
+func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) *strength {
 	isd := a.diagonal()
 	for i, d := range isd {
 		isd[i] = 1 / math.Sqrt(d)
 	}
-	strong := make([]bool, a.nnz())
-	forChunks(a.rows, rowChunk, func(lo, hi int) {
+	st := &strength{low: make([]bool, len(a.lowCol)), out: make([]bool, len(a.outCol))}
+	forChunks(a.n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			cols, vals := a.row(i)
-			off := a.rowPtr[i]
-			for k, j := range cols {
-				strong[off+k] = int(j) != i && -vals[k]*isd[i]*isd[j] >= theta
+			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
+				j := lo + int(a.lowCol[k])
+				st.low[k] = -float64(a.lowVal[k])*(isd[i]*isd[j]) >= theta
+			}
+			// isd[i]·isd[j] is commutative, so a pair stored twice gets
+			// the same flag in both rows.
+			for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
+				st.out[k] = -float64(a.outVal[k])*(isd[i]*isd[a.outCol[k]]) >= theta
 			}
 		}
 	})
-	return strong
+	return st
 }
 
-// aggregate groups the unknowns of A into aggregates of strongly coupled
+// aggregate groups the unknowns into aggregates of strongly coupled
 // neighbours (Vaněk, Mandel & Brezina 1996, the greedy three-pass
-// algorithm), strong[k] telling whether entry k of A is a strong coupling.
+// algorithm):
 //  1. every unknown whose strong neighbours are all still free starts an
 //     aggregate with them;
 //  2. each remaining unknown joins the aggregate of a strong neighbour
@@ -38,23 +46,27 @@ func strongCouplings(a *csr[float64], theta float64) []bool {
 //     (a singleton if none is free).
 //
 // Unknowns without strong neighbours stay unaggregated (−1); the smoother
-// alone handles them. The passes run in index order, so with a Hilbert
-// vertex order aggregates are compact and numbered along the curve.
-func aggregate(a *csr[float64], strong []bool) (agg []int32, count int) {
-	n := a.rows
+// alone handles them. The passes run in index order, and aggregates are
+// numbered in the order of their first unknowns, so with a Hilbert vertex
+// order they are compact and numbered along the curve, and the coarse
+// matrix's blocks are compact too.
+func aggregate[T float32 | float64](v *symView[T], st *strength) (agg []int32, count int) {
+	n := v.a.n
 	agg = make([]int32, n)
 	for i := range agg {
 		agg[i] = -1
 	}
+	var root []int32 // root[c] is the unknown that started aggregate c
+	var buf rowBuf
 	// Pass 1: roots whose strong neighbourhood is entirely free.
 	for i := 0; i < n; i++ {
 		if agg[i] >= 0 {
 			continue
 		}
-		cols, _ := a.row(i)
+		v.row(i, &buf, st)
 		free, any := true, false
-		for k, j := range cols {
-			if strong[a.rowPtr[i]+k] {
+		for k, j := range buf.col {
+			if buf.strong[k] {
 				any = true
 				if agg[j] >= 0 {
 					free = false
@@ -65,11 +77,11 @@ func aggregate(a *csr[float64], strong []bool) (agg []int32, count int) {
 		if !any || !free {
 			continue
 		}
-		c := int32(count)
-		count++
+		c := int32(len(root))
+		root = append(root, int32(i))
 		agg[i] = c
-		for k, j := range cols {
-			if strong[a.rowPtr[i]+k] {
+		for k, j := range buf.col {
+			if buf.strong[k] {
 				agg[j] = c
 			}
 		}
@@ -81,11 +93,11 @@ func aggregate(a *csr[float64], strong []bool) (agg []int32, count int) {
 		if agg[i] != -1 {
 			continue
 		}
-		cols, vals := a.row(i)
+		v.row(i, &buf, st)
 		best, bestV := int32(-1), 0.0
-		for k, j := range cols {
-			if agg[j] >= 0 && strong[a.rowPtr[i]+k] && math.Abs(vals[k]) > bestV {
-				best, bestV = agg[j], math.Abs(vals[k])
+		for k, j := range buf.col {
+			if buf.strong[k] && agg[j] >= 0 && math.Abs(buf.val[k]) > bestV {
+				best, bestV = agg[j], math.Abs(buf.val[k])
 			}
 		}
 		if best >= 0 {
@@ -98,22 +110,40 @@ func aggregate(a *csr[float64], strong []bool) (agg []int32, count int) {
 		}
 	}
 	// Pass 3: leftovers aggregate with their free strong neighbours.
+	pass1 := len(root)
 	for i := 0; i < n; i++ {
 		if agg[i] >= 0 {
 			continue
 		}
-		cols, _ := a.row(i)
-		if !slices.Contains(strong[a.rowPtr[i]:a.rowPtr[i+1]], true) {
+		v.row(i, &buf, st)
+		if !slices.Contains(buf.strong, true) {
 			continue
 		}
-		c := int32(count)
-		count++
+		c := int32(len(root))
+		root = append(root, int32(i))
 		agg[i] = c
-		for k, j := range cols {
-			if agg[j] < 0 && strong[a.rowPtr[i]+k] {
+		for k, j := range buf.col {
+			if agg[j] < 0 && buf.strong[k] {
 				agg[j] = c
 			}
 		}
 	}
-	return agg, count
+	// Renumber by root: merge the two increasing runs of roots.
+	renum := make([]int32, len(root))
+	p, q := 0, pass1
+	for c := range renum {
+		if q == len(root) || (p < pass1 && root[p] < root[q]) {
+			renum[p] = int32(c)
+			p++
+		} else {
+			renum[q] = int32(c)
+			q++
+		}
+	}
+	for i, g := range agg {
+		if g >= 0 {
+			agg[i] = renum[g]
+		}
+	}
+	return agg, len(root)
 }

@@ -13,10 +13,10 @@ import (
 // piecewise constant on aggregates (the near-kernel of the Laplacian), and
 // one damped Jacobi step (see prolongator) smooths it so that coarse
 // corrections are themselves smooth. The coarse operator is the Galerkin
-// product Pᵀ A P, which keeps every level SPD. The setup works in float64;
-// the operators the cycle applies are stored in float32, which halves the
-// memory traffic of a cycle and changes the preconditioner by a relative
-// 1e-7 (CG itself runs in float64).
+// product Pᵀ A P, which keeps every level SPD. The finest level works with
+// the system's own float64 matrix; P and the coarse operators are stored in
+// float32, which changes the preconditioner by a relative 1e-7 (CG itself
+// runs in float64 on the exact system).
 const (
 	coarsestRows  = 500  // at or below this size a level is solved exactly
 	denseMaxRows  = 1000 // largest level factored densely (n³/3 flops); larger stalled levels are smoothed
@@ -24,13 +24,25 @@ const (
 	strengthTheta = 0.08 // strong coupling threshold on the finest level, halved per level
 )
 
+// levelMatrix is the operator of one level, float64 on the finest level
+// and float32 below.
+type levelMatrix interface {
+	size() int
+	nnz() int
+	forwardFromZero(x, r, b, invL1 []float64)
+	forward(x, old, b, invL1 []float64)
+	backward(x, old, b, invL1 []float64)
+}
+
+func (a *symMatrix[T]) size() int { return a.n }
+
 // level is one grid of the hierarchy with its work vectors.
 type level struct {
-	a      csr[float32]
+	a      levelMatrix
 	invL1  []float64
 	p, r   csr[float32] // prolongation from the next level and its transpose
 	x, b   []float64    // solution and right-hand side (coarse levels)
-	scrtch []float64    // residual, then the copy of x for the backward sweep
+	scrtch []float64    // residual, then x after the coarse correction
 }
 
 // amg is a symmetric V(1,1) cycle used as the preconditioner of CG.
@@ -46,64 +58,98 @@ type hierarchyStats struct {
 	OperatorComplexity float64 // Σ nnz over levels / nnz of the finest
 }
 
-// newAMG builds the hierarchy for the SPD matrix a0.
-func newAMG(a0 *csr[float64]) (*amg, error) {
+// newAMG builds the hierarchy for the SPD matrix a0. The finest level
+// uses a0 itself. scratch, if not nil, is a vector of a0's size the cycle
+// may use between calls (CG's A·p, dead while the preconditioner runs).
+func newAMG(a0 *symMatrix[float64], scratch []float64) (*amg, error) {
 	m := &amg{}
-	a := a0
-	theta := strengthTheta
-	for {
-		n := a.rows
-		lv := level{a: float32Values(a), invL1: l1InverseDiagonal(a), scrtch: make([]float64, n)}
-		if len(m.levels) > 0 { // the finest level works in the caller's vectors
-			lv.x, lv.b = make([]float64, n), make([]float64, n)
-		}
-		if n <= coarsestRows || len(m.levels) == maxLevels-1 {
-			m.levels = append(m.levels, lv)
-			break
-		}
-		strong := strongCouplings(a, theta)
-		agg, nc := aggregate(a, strong)
-		if nc == 0 || 10*nc > 9*n { // coarsening has stalled
-			m.levels = append(m.levels, lv)
-			break
-		}
-		// P is rounded to float32 before the Galerkin product, so that the
-		// coarse operator is exactly PᵀAP (up to its own rounding) for the
-		// P the cycle applies.
-		p := prolongator(a, strong, agg, nc)
-		r := p.transpose()
-		ap := spgemm(a, &p, false)
-		lo := spgemm(&r, &ap, true)
-		ac := mirrorLower(&lo)
-		lv.p, lv.r = p, r
+	if scratch == nil {
+		scratch = make([]float64, a0.n)
+	}
+	lv, next, err := setupLevel(a0, strengthTheta, maxLevels > 1)
+	lv.scrtch = scratch
+	m.levels = append(m.levels, lv)
+	theta := strengthTheta / 2
+	var last any = a0
+	for err == nil && next != nil {
+		last = next
+		lv, next, err = setupLevel(next, theta, len(m.levels) < maxLevels-1)
+		lv.x, lv.b, lv.scrtch = make([]float64, lv.a.size()), make([]float64, lv.a.size()), make([]float64, lv.a.size())
 		m.levels = append(m.levels, lv)
-		a = &ac
 		theta /= 2
 	}
-	if n := a.rows; n <= denseMaxRows {
-		d := mat.NewSymDense(n, nil)
-		for i := 0; i < n; i++ {
-			cols, vals := a.row(i)
-			for k, j := range cols {
-				if int(j) >= i {
-					d.SetSym(i, int(j), vals[k])
-				}
-			}
+	if err != nil {
+		return nil, err
+	}
+	if n := m.levels[len(m.levels)-1].a.size(); n <= denseMaxRows {
+		switch a := last.(type) {
+		case *symMatrix[float64]:
+			m.chol, err = denseCholesky(a)
+		case *symMatrix[float32]:
+			m.chol, err = denseCholesky(a)
 		}
-		m.chol = &mat.Cholesky{}
-		if !m.chol.Factorize(d) {
-			return nil, fmt.Errorf("laplace: coarsest AMG level (%d rows) is not positive definite", n)
+		if err != nil {
+			return nil, err
 		}
 		m.cx, m.cb = mat.NewVecDense(n, nil), mat.NewVecDense(n, nil)
 	}
 	return m, nil
 }
 
+// setupLevel makes the level of matrix a and, unless a is small enough to
+// be the coarsest, coarsening is not allowed or stalls, the next level's
+// matrix.
+func setupLevel[T float32 | float64](a *symMatrix[T], theta float64, coarsen bool) (level, *symMatrix[float32], error) {
+	lv := level{a: a, invL1: l1InverseDiagonal(a)}
+	n := a.n
+	if n <= coarsestRows || !coarsen {
+		return lv, nil, nil
+	}
+	v := newSymView(a)
+	st := strongCouplings(a, theta)
+	agg, nc := aggregate(v, st)
+	if nc == 0 || 10*nc > 9*n { // coarsening has stalled
+		return lv, nil, nil
+	}
+	// P is rounded to float32 before the Galerkin product, so that the
+	// coarse operator is exactly PᵀAP (up to its own rounding) for the P
+	// the cycle applies.
+	lv.p = prolongator(v, st, agg, nc)
+	lv.r = lv.p.transpose()
+	l := galerkinLower(v, &lv.p, &lv.r)
+	ac, err := symFromLower[float32](&l)
+	if err != nil {
+		return level{}, nil, err
+	}
+	return lv, &ac, nil
+}
+
+// denseCholesky factors the (small) matrix a.
+func denseCholesky[T float32 | float64](a *symMatrix[T]) (*mat.Cholesky, error) {
+	n := a.n
+	d := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		lo, _ := blockOf(i, n)
+		d.SetSym(i, i, float64(a.diag[i]))
+		for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
+			d.SetSym(i, lo+int(a.lowCol[k]), float64(a.lowVal[k]))
+		}
+		for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
+			d.SetSym(i, int(a.outCol[k]), float64(a.outVal[k]))
+		}
+	}
+	var c mat.Cholesky
+	if !c.Factorize(d) {
+		return nil, fmt.Errorf("laplace: coarsest AMG level (%d rows) is not positive definite", n)
+	}
+	return &c, nil
+}
+
 func (m *amg) stats() hierarchyStats {
 	var s hierarchyStats
 	total := 0
 	for _, lv := range m.levels {
-		s.Rows = append(s.Rows, lv.a.rows)
+		s.Rows = append(s.Rows, lv.a.size())
 		s.NNZ = append(s.NNZ, lv.a.nnz())
 		total += lv.a.nnz()
 	}
@@ -121,11 +167,10 @@ func (m *amg) cycle(l int, x, b []float64) {
 		return
 	}
 	next := &m.levels[l+1]
-	lv.a.forwardFromZero(x, b, lv.invL1)
-	lv.a.residual(lv.scrtch, b, x)
+	lv.a.forwardFromZero(x, lv.scrtch, b, lv.invL1)
 	lv.r.mulVec(next.b, lv.scrtch)
 	m.cycle(l+1, next.x, next.b)
-	lv.p.prolongAdd(x, lv.scrtch, next.x)
+	lv.p.prolong(lv.scrtch, x, next.x)
 	lv.a.backward(x, lv.scrtch, b, lv.invL1)
 }
 
@@ -141,7 +186,7 @@ func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 		return
 	}
 	// A level too large for a dense factor: symmetric sweeps.
-	lv.a.forwardFromZero(x, b, lv.invL1)
+	lv.a.forwardFromZero(x, lv.scrtch, b, lv.invL1)
 	for s := 0; s < 4; s++ {
 		copy(lv.scrtch, x)
 		lv.a.backward(x, lv.scrtch, b, lv.invL1)
@@ -152,8 +197,8 @@ func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 	}
 }
 
-// prolongAdd sets x += P·xc and copies the result into snap.
-func (p *csr[T]) prolongAdd(x, snap, xc []float64) {
+// prolong sets y = x + P·xc.
+func (p *csr[T]) prolong(y, x, xc []float64) {
 	forChunks(p.rows, rowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cols, vals := p.row(i)
@@ -162,8 +207,7 @@ func (p *csr[T]) prolongAdd(x, snap, xc []float64) {
 			for k, j := range cols {
 				s += float64(vals[k]) * xc[j]
 			}
-			x[i] = s
-			snap[i] = s
+			y[i] = s
 		}
 	})
 }
@@ -173,25 +217,39 @@ func (p *csr[T]) prolongAdd(x, snap, xc []float64) {
 // filtered matrix — A without its weak couplings, which are added to the
 // diagonal so that row sums are kept — D its diagonal, and ω = 4/(3ρ) with
 // ρ the Gershgorin bound on the spectral radius of D⁻¹A_F. Filtering keeps
-// P as sparse as the aggregates' strong neighbourhoods.
-func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float32] {
-	// Filtered diagonal and the Gershgorin bound, per chunk then in order.
-	fdiag := make([]float64, a.rows)
-	rhoPart := make([]float64, numChunks(a.rows))
-	forChunks(a.rows, rowChunk, func(lo, hi int) {
+// P as sparse as the aggregates' strong neighbourhoods: row i has a column
+// for each aggregate among i and its strong neighbours.
+func prolongator[T float32 | float64](v *symView[T], st *strength, agg []int32, nc int) csr[float32] {
+	n := v.a.n
+	type scratch struct {
+		buf  rowBuf
+		mark *marker
+		acc  []float64
+	}
+	init := func() *scratch { return &scratch{mark: newMarker(nc)} }
+	p := csr[float32]{rows: n, cols: nc, rowPtr: make([]int, n+1)}
+	// Filtered diagonal, the Gershgorin bound per chunk, and P's row
+	// lengths.
+	fdiag := make([]float64, n)
+	rhoPart := make([]float64, numChunks(n))
+	forChunksWith(n, rowChunk, init, func(s *scratch, lo, hi int) {
 		rho := 0.0
 		for i := lo; i < hi; i++ {
-			cols, vals := a.row(i)
-			off := a.rowPtr[i]
-			d, sum, diag := 0.0, 0.0, 0.0
-			for k, j := range cols {
+			v.row(i, &s.buf, st)
+			d, sum, diag, count := 0.0, 0.0, 0.0, 0
+			for k, j := range s.buf.col {
+				val := s.buf.val[k]
 				switch {
 				case int(j) == i:
-					diag = vals[k]
-				case strong[off+k]:
-					sum += math.Abs(vals[k])
+					diag = val
+				case s.buf.strong[k]:
+					sum += math.Abs(val)
 				default:
-					d += vals[k]
+					d += val
+				}
+				if g := agg[j]; g >= 0 && (s.buf.strong[k] || int(j) == i) && s.mark.row[g] != int32(i) {
+					s.mark.row[g] = int32(i)
+					count++
 				}
 			}
 			if d += diag; !(d > 0) { // weak positive couplings outweigh the diagonal: do not lump
@@ -199,84 +257,96 @@ func prolongator(a *csr[float64], strong []bool, agg []int32, nc int) csr[float3
 			}
 			fdiag[i] = d
 			rho = max(rho, (d+sum)/d)
+			p.rowPtr[i+1] = count
 		}
 		rhoPart[lo/rowChunk] = rho
 	})
 	omega := 4 / (3 * slices.Max(rhoPart))
-	// P's row i has a column for each aggregate among i and its strong
-	// neighbours.
-	return buildCSROnePass(a.rows, nc, func() *marker { return newMarker(nc) }, func(s *marker, i int, out *rowSink[float32]) {
-		cols, vals := a.row(i)
-		st := strong[a.rowPtr[i]:a.rowPtr[i+1]]
-		st = st[:len(cols)]
-		first := len(out.col)
-		for k, j := range cols {
-			if g := agg[j]; g >= 0 && (st[k] || int(j) == i) && s.row[g] != int32(i) {
-				s.row[g] = int32(i)
-				out.col = append(out.col, g)
+	for i := 0; i < n; i++ {
+		p.rowPtr[i+1] += p.rowPtr[i]
+	}
+	p.col, p.val = make([]int32, p.rowPtr[n]), make([]float32, p.rowPtr[n])
+	forChunksWith(n, rowChunk, init, func(s *scratch, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			v.row(i, &s.buf, st)
+			pc, pv := p.row(i)
+			pc = pc[:0]
+			for k, j := range s.buf.col {
+				if g := agg[j]; g >= 0 && (s.buf.strong[k] || int(j) == i) && s.mark.row[g] != int32(i) {
+					s.mark.row[g] = int32(i)
+					pc = append(pc, g)
+				}
 			}
-		}
-		pc := out.col[first:]
-		sortSmall(pc)
-		for k, g := range pc {
-			s.pos[g] = int32(k)
-			out.val = append(out.val, 0)
-		}
-		pv := out.val[first:]
-		scale := -omega / fdiag[i]
-		for k, j := range cols {
-			g := agg[j]
-			switch {
-			case g < 0:
-			case st[k]:
-				pv[s.pos[g]] += float32(scale * vals[k])
-			case int(j) == i:
-				pv[s.pos[g]] += float32(1 + scale*fdiag[i])
+			sortSmall(pc)
+			s.acc = slices.Grow(s.acc[:0], len(pc))[:len(pc)]
+			for k, g := range pc {
+				s.mark.pos[g] = int32(k)
+				s.acc[k] = 0
+			}
+			scale := -omega / fdiag[i]
+			for k, j := range s.buf.col {
+				g := agg[j]
+				switch {
+				case g < 0:
+				case s.buf.strong[k]:
+					s.acc[s.mark.pos[g]] += scale * s.buf.val[k]
+				case int(j) == i:
+					s.acc[s.mark.pos[g]] += 1 + scale*fdiag[i]
+				}
+			}
+			for k, x := range s.acc {
+				pv[k] = float32(x)
 			}
 		}
 	})
+	return p
 }
 
-// spgemm returns the product A·B (or, with lower set, its lower triangle
-// and diagonal), each row accumulated in a dense scratch row in the order
-// of A's entries.
-func spgemm[TA, TB float32 | float64](a *csr[TA], b *csr[TB], lower bool) csr[float64] {
+// galerkinLower returns the lower triangle and diagonal of the Galerkin
+// product Pᵀ A P, with r = Pᵀ. Coarse row I sums, over the fine rows i of
+// r's row I in order, r_Ii · a_ij · p_jJ for J ≤ I, the couplings of row i
+// taken in column order, accumulated in a dense scratch row. The product
+// is formed row by row without the intermediate A·P, which would be
+// larger than A.
+func galerkinLower[T float32 | float64](v *symView[T], p, r *csr[float32]) csr[float64] {
 	type slot struct {
-		row int32 // row being built when the column was last touched
+		row int32 // coarse row being built when the column was last touched
 		acc float64
 	}
-	type scratch struct{ slots []slot }
+	type scratch struct {
+		slots []slot
+		buf   rowBuf
+	}
+	nc := p.cols
 	init := func() *scratch {
-		s := &scratch{slots: make([]slot, b.cols)}
+		s := &scratch{slots: make([]slot, nc)}
 		for j := range s.slots {
 			s.slots[j].row = -1
 		}
 		return s
 	}
-	// limit returns how much of row c of B to use: all of it, or with
-	// lower set the columns ≤ i (rows are sorted).
-	limit := func(bc []int32, i int) int {
-		if !lower {
-			return len(bc)
-		}
-		n, _ := slices.BinarySearch(bc, int32(i)+1)
-		return n
-	}
-	return buildCSROnePass(a.rows, b.cols, init, func(s *scratch, i int, out *rowSink[float64]) {
+	return buildCSROnePass(nc, nc, init, func(s *scratch, I int, out *rowSink[float64]) {
 		first := len(out.col)
-		cols, vals := a.row(i)
-		for k, c := range cols {
-			v := float64(vals[k])
-			bc, bv := b.row(int(c))
-			bc = bc[:limit(bc, i)]
-			bv = bv[:len(bc)]
-			for m, j := range bc {
-				if sl := &s.slots[j]; sl.row != int32(i) {
-					sl.row = int32(i)
-					sl.acc = v * float64(bv[m])
-					out.col = append(out.col, j)
-				} else {
-					sl.acc += v * float64(bv[m])
+		rc, rv := r.row(I)
+		for k, i := range rc {
+			w := float64(rv[k])
+			v.row(int(i), &s.buf, nil)
+			for m, j := range s.buf.col {
+				c := w * s.buf.val[m]
+				pc, pv := p.row(int(j))
+				pv = pv[:len(pc)]
+				// P's rows are sorted: the columns ≤ I are a prefix.
+				for q, J := range pc {
+					if int(J) > I {
+						break
+					}
+					if sl := &s.slots[J]; sl.row != int32(I) {
+						sl.row = int32(I)
+						sl.acc = c * float64(pv[q])
+						out.col = append(out.col, J)
+					} else {
+						sl.acc += c * float64(pv[q])
+					}
 				}
 			}
 		}
@@ -286,56 +356,4 @@ func spgemm[TA, TB float32 | float64](a *csr[TA], b *csr[TB], lower bool) csr[fl
 			out.val = append(out.val, s.slots[j].acc)
 		}
 	})
-}
-
-// mirrorLower returns the symmetric matrix whose lower triangle and
-// diagonal are those of l. The Galerkin product of a symmetric matrix is
-// symmetric only up to rounding; the smoother's forward and backward
-// sweeps are transposes of each other only if it is exactly so.
-func mirrorLower(l *csr[float64]) csr[float64] {
-	n := l.rows
-	// Strict lower part, transposed: row j lists the i > j with l_ij ≠ 0.
-	up := csr[float64]{rows: n, cols: n, rowPtr: make([]int, n+1)}
-	for i := 0; i < n; i++ {
-		cols, _ := l.row(i)
-		for _, j := range cols {
-			if int(j) < i {
-				up.rowPtr[j+1]++
-			}
-		}
-	}
-	for j := 0; j < n; j++ {
-		up.rowPtr[j+1] += up.rowPtr[j]
-	}
-	up.col = make([]int32, up.rowPtr[n])
-	up.val = make([]float64, up.rowPtr[n])
-	fill := slices.Clone(up.rowPtr[:n])
-	for i := 0; i < n; i++ {
-		cols, vals := l.row(i)
-		for k, j := range cols {
-			if int(j) < i {
-				up.col[fill[j]] = int32(i)
-				up.val[fill[j]] = vals[k]
-				fill[j]++
-			}
-		}
-	}
-	a := csr[float64]{rows: n, cols: n, rowPtr: make([]int, n+1)}
-	for i := 0; i < n; i++ {
-		a.rowPtr[i+1] = a.rowPtr[i] + l.rowPtr[i+1] - l.rowPtr[i] + up.rowPtr[i+1] - up.rowPtr[i]
-	}
-	a.col = make([]int32, a.rowPtr[n])
-	a.val = make([]float64, a.rowPtr[n])
-	forChunks(n, rowChunk, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			lc, lv := l.row(i)
-			uc, uv := up.row(i)
-			k := a.rowPtr[i]
-			copy(a.col[k:], lc)
-			copy(a.val[k:], lv)
-			copy(a.col[k+len(lc):], uc)
-			copy(a.val[k+len(lc):], uv)
-		}
-	})
-	return a
 }

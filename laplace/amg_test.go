@@ -6,17 +6,28 @@ import (
 )
 
 // tridiagonal returns the n×n matrix with d on the diagonal and e beside it.
-func tridiagonal(n int, d, e float64) csr[float64] {
-	a := csr[float64]{rows: n, cols: n, rowPtr: make([]int, n+1)}
-	for i := 0; i < n; i++ {
+func tridiagonal(t *testing.T, n int, d, e float64) symMatrix[float64] {
+	type scratch struct {
+		col []int32
+		val []float64
+	}
+	row := func(s *scratch, i int) ([]int32, []float64) {
+		s.col, s.val = s.col[:0], s.val[:0]
 		if i > 0 {
-			a.col, a.val = append(a.col, int32(i-1)), append(a.val, e)
+			s.col, s.val = append(s.col, int32(i-1)), append(s.val, e)
 		}
-		a.col, a.val = append(a.col, int32(i)), append(a.val, d)
+		s.col, s.val = append(s.col, int32(i)), append(s.val, d)
 		if i < n-1 {
-			a.col, a.val = append(a.col, int32(i+1)), append(a.val, e)
+			s.col, s.val = append(s.col, int32(i+1)), append(s.val, e)
 		}
-		a.rowPtr[i+1] = len(a.col)
+		return s.col, s.val
+	}
+	a, err := buildSym[*scratch, float64](n, func() *scratch { return &scratch{} }, func(s *scratch, i int) (int, int) {
+		cols, _ := row(s, i)
+		return splitCounts(cols, i, n)
+	}, row)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return a
 }
@@ -26,24 +37,25 @@ func tridiagonal(n int, d, e float64) csr[float64] {
 // which still make an SPD preconditioner: CG reaches the tolerance, and the
 // residual recomputed here confirms it.
 func TestAMGStalledCoarsening(t *testing.T) {
-	a := tridiagonal(3*denseMaxRows, 3, 1)
-	h, err := newAMG(&a)
+	a := tridiagonal(t, 3*denseMaxRows, 3, 1)
+	w := newCGWork(a.n)
+	h, err := newAMG(&a, w.q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(h.levels) != 1 || h.chol != nil {
 		t.Fatalf("%d levels, dense factor %v", len(h.levels), h.chol != nil)
 	}
-	b := make([]float64, a.rows)
+	b := make([]float64, a.n)
 	for i := range b {
 		b[i] = math.Sin(float64(i))
 	}
-	x := make([]float64, a.rows)
-	res := pcg(&a, b, x, h, 1e-10, 100, nil)
+	x := make([]float64, a.n)
+	res := pcg(&a, b, x, h, w, 1e-10, 100, nil)
 	if !res.converged || res.iterations > 20 {
 		t.Fatalf("%+v", res)
 	}
-	r := make([]float64, a.rows)
+	r := make([]float64, a.n)
 	a.residual(r, b, x)
 	var rr, bb float64
 	for i := range r {
@@ -58,18 +70,19 @@ func TestAMGStalledCoarsening(t *testing.T) {
 // A 1D Laplacian coarsens level by level down to a dense factor, and the
 // V-cycle is a good preconditioner for it.
 func TestAMGLaplacian1D(t *testing.T) {
-	a := tridiagonal(20000, 2, -1)
-	h, err := newAMG(&a)
+	a := tridiagonal(t, 20000, 2, -1)
+	w := newCGWork(a.n)
+	h, err := newAMG(&a, w.q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(h.levels) < 3 || h.chol == nil {
 		t.Fatalf("%d levels, dense factor %v", len(h.levels), h.chol != nil)
 	}
-	b := make([]float64, a.rows)
-	b[0], b[a.rows-1] = 1, 1 // u = 1 at both ends: the solution is u ≡ 1
-	x := make([]float64, a.rows)
-	res := pcg(&a, b, x, h, 1e-12, 100, nil)
+	b := make([]float64, a.n)
+	b[0], b[a.n-1] = 1, 1 // u = 1 at both ends: the solution is u ≡ 1
+	x := make([]float64, a.n)
+	res := pcg(&a, b, x, h, w, 1e-12, 100, nil)
 	if !res.converged {
 		t.Fatalf("%+v", res)
 	}

@@ -3,6 +3,7 @@ package laplace
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/james-bowman/sparse"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -107,14 +108,17 @@ func Stiffness(positions []float64, tets []int32) (*sparse.CSR, error) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sys := assemble(positions, tets, nil, order, order)
+	sys, err := assemble(positions, tets, nil, order, order)
+	if err != nil {
+		return nil, err
+	}
 	return sys.a.toSparse(), nil
 }
 
 // system is the Dirichlet-reduced linear system A x = b over the free
 // (Interior) vertices, numbered in solver order.
 type system struct {
-	a       csr[float64]
+	a       symMatrix[float64]
 	b       []float64
 	order   []int32 // mesh vertex of each unknown
 	touches []bool  // unknown shares a tet with a Dirichlet vertex
@@ -125,40 +129,46 @@ type system struct {
 // Dirichlet vertex, whose value is 1 if tags[v] is Core and 0 otherwise.
 // Each row sums its tets in increasing tet order, so the matrix is exactly
 // symmetric and the result does not depend on scheduling.
-func assemble(positions []float64, tets []int32, tags []tetmesh.Tag, order, unknown []int32) system {
+func assemble(positions []float64, tets []int32, tags []tetmesh.Tag, order, unknown []int32) (system, error) {
 	nv := len(positions) / 3
 	start, incident := tetmesh.VertexTets(tets, nv)
 	n := len(order)
 	sys := system{b: make([]float64, n), order: order, touches: make([]bool, n)}
-	sys.a = buildCSR(n, n, func() *marker { return newMarker(n) }, func(s *marker, r int) int {
-		count := 0
-		for _, t := range incident[start[order[r]]:start[order[r]+1]] {
-			for _, w := range tets[4*t : 4*t+4] {
-				if u := unknown[w]; u >= 0 && s.row[u] != int32(r) {
-					s.row[u] = int32(r)
-					count++
-				}
-			}
-		}
-		return count
-	}, func(s *marker, r int, cols []int32, vals []float64) {
+	type scratch struct {
+		*marker
+		col []int32
+		val []float64
+	}
+	init := func() *scratch { return &scratch{marker: newMarker(n)} }
+	// neighbours sets s.col to the sorted unknowns sharing a tet with
+	// unknown r (r included).
+	neighbours := func(s *scratch, r int) {
+		s.col = s.col[:0]
 		v := order[r]
-		inc := incident[start[v]:start[v+1]]
-		cols = cols[:0]
-		for _, t := range inc {
+		for _, t := range incident[start[v]:start[v+1]] {
 			for _, w := range tets[4*t : 4*t+4] {
 				if u := unknown[w]; u >= 0 && s.row[u] != int32(r) {
 					s.row[u] = int32(r)
-					cols = append(cols, u)
+					s.col = append(s.col, u)
 				}
 			}
 		}
-		sortSmall(cols)
-		for k, u := range cols {
+		sortSmall(s.col)
+	}
+	var err error
+	sys.a, err = buildSym[*scratch, float64](n, init, func(s *scratch, r int) (int, int) {
+		neighbours(s, r)
+		return splitCounts(s.col, r, n)
+	}, func(s *scratch, r int) ([]int32, []float64) {
+		neighbours(s, r)
+		for k, u := range s.col {
 			s.pos[u] = int32(k)
 		}
+		s.val = slices.Grow(s.val[:0], len(s.col))[:len(s.col)]
+		clear(s.val)
+		v := order[r]
 		var rhs float64
-		for _, t := range inc {
+		for _, t := range incident[start[v]:start[v+1]] {
 			q := tets[4*t : 4*t+4]
 			c, det := tetGeometry(positions, q)
 			k := 0
@@ -169,7 +179,7 @@ func assemble(positions []float64, tets []int32, tags []tetmesh.Tag, order, unkn
 			for m, w := range q {
 				kv := dot3(c[k], c[m]) * scale
 				if u := unknown[w]; u >= 0 {
-					vals[s.pos[u]] += kv
+					s.val[s.pos[u]] += kv
 				} else {
 					sys.touches[r] = true
 					if tags != nil && tags[w] == tetmesh.Core {
@@ -179,6 +189,7 @@ func assemble(positions []float64, tets []int32, tags []tetmesh.Tag, order, unkn
 			}
 		}
 		sys.b[r] = rhs
+		return s.col, s.val
 	})
-	return sys
+	return sys, err
 }

@@ -30,7 +30,9 @@ func BenchmarkAssemble(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				order, unknown := freeOrder(m)
-				assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+				if _, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown); err != nil {
+					b.Fatal(err)
+				}
 			}
 			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s")
 			b.ReportMetric(float64(m.NumTets()), "tets")
@@ -121,24 +123,33 @@ func BenchmarkSolverMemory(b *testing.B) {
 			b.ReportMetric(peak(100), "peak-B/vertex")
 			b.ReportMetric(peak(5), "peak-GOGC5-B/vertex")
 		}
-		sys := benchSystem(1e6)
-		h, err := newAMG(&sys.a)
+		sys := benchSystem(b, 1e6)
+		w := newCGWork(sys.a.n)
+		h, err := newAMG(&sys.a, w.q)
 		if err != nil {
 			b.Fatal(err)
 		}
-		kept := sys.a.bytes() + 8*len(sys.b) + 4*len(sys.order) + 6*8*sys.a.rows // + x, r, z, p, q, b
-		for _, lv := range h.levels {
-			kept += 4*len(lv.a.val) + 8*(len(lv.invL1)+len(lv.x)+len(lv.b)+len(lv.scrtch)) + lv.p.bytes() + lv.r.bytes()
-			if lv.a.rows != sys.a.rows { // the finest level shares A's pattern
-				kept += lv.a.bytes() - 4*len(lv.a.val)
+		// The system, the CG vectors x, r, z, p, q (the finest level's
+		// scratch is q), the hierarchy.
+		kept := symBytes(&sys.a) + 8*len(sys.b) + 4*len(sys.order) + 5*8*sys.a.n
+		for l, lv := range h.levels {
+			kept += 8*(len(lv.invL1)+len(lv.x)+len(lv.b)) + csrBytes(&lv.p) + csrBytes(&lv.r)
+			if l > 0 {
+				kept += 8*len(lv.scrtch) + symBytes(lv.a.(*symMatrix[float32]))
 			}
 		}
 		b.ReportMetric(float64(kept)/nv, "kept-B/vertex")
 	})
 }
 
-// bytes returns the size of the matrix's arrays.
-func (a *csr[T]) bytes() int {
+// symBytes and csrBytes return the size of a matrix's arrays.
+func symBytes[T float32 | float64](a *symMatrix[T]) int {
+	var v T
+	size := int(unsafe.Sizeof(v))
+	return size*(len(a.diag)+len(a.lowVal)+len(a.outVal)) + 4*(len(a.lowPtr)+len(a.outPtr)+len(a.outCol)) + 2*len(a.lowCol)
+}
+
+func csrBytes[T float32 | float64](a *csr[T]) int {
 	var v T
 	return 8*len(a.rowPtr) + 4*len(a.col) + int(unsafe.Sizeof(v))*len(a.val)
 }
@@ -164,20 +175,25 @@ func cpuTime() time.Duration {
 }
 
 // benchSystem assembles the reduced system of benchMesh(n).
-func benchSystem(n int) system {
+func benchSystem(b *testing.B, n int) system {
 	m := benchMesh(n)
 	order, unknown := freeOrder(m)
-	return assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sys
 }
 
 // BenchmarkAMGSetup times building the hierarchy alone.
 func BenchmarkAMGSetup(b *testing.B) {
 	for _, n := range []int{1e5, 1e6} {
-		sys := benchSystem(n)
+		sys := benchSystem(b, n)
+		q := make([]float64, sys.a.n)
 		b.Run("n="+sizeName(n), func(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
-				if _, err := newAMG(&sys.a); err != nil {
+				if _, err := newAMG(&sys.a, q); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -187,51 +203,49 @@ func BenchmarkAMGSetup(b *testing.B) {
 }
 
 // BenchmarkSpMV compares y = A x on the reduced 1M-vertex system: this
-// package's CSR with int32 columns (float64 values, and the float32 copy
-// the preconditioner uses) against github.com/james-bowman/sparse's
-// MulVecTo on the same matrix, whose int columns move 16 bytes per
+// package's symmetric block storage against github.com/james-bowman/sparse's
+// MulVecTo on the same matrix in CSR, whose int columns move 16 bytes per
 // nonzero and which runs on one core.
 func BenchmarkSpMV(b *testing.B) {
-	sys := benchSystem(1e6)
-	x := make([]float64, sys.a.rows)
+	sys := benchSystem(b, 1e6)
+	x := make([]float64, sys.a.n)
 	for i := range x {
 		x[i] = float64(i%7) - 3
 	}
-	y := make([]float64, sys.a.rows)
+	y := make([]float64, sys.a.n)
+	partial := make([]float64, numChunks(sys.a.n))
 	nnz := float64(sys.a.nnz())
-	report := func(b *testing.B) { b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/nnz, "ns/nnz") }
-	b.Run("csr64/n=1e6", func(b *testing.B) {
+	report := func(b *testing.B, cpu0 time.Duration) {
+		b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N)/nnz, "ns/nnz")
+		b.ReportMetric((cpuTime()-cpu0).Seconds()*1e9/float64(b.N)/nnz, "cpu-ns/nnz")
+	}
+	b.Run("sym/n=1e6", func(b *testing.B) {
+		cpu0 := cpuTime()
 		for b.Loop() {
-			sys.a.mulVec(y, x)
+			sys.a.mulVecDot(y, x, partial)
 		}
-		report(b)
-	})
-	a32 := float32Values(&sys.a)
-	b.Run("csr32/n=1e6", func(b *testing.B) {
-		for b.Loop() {
-			a32.mulVec(y, x)
-		}
-		report(b)
+		report(b, cpu0)
 	})
 	sp := sys.a.toSparse()
 	b.Run("jamesbowman/n=1e6", func(b *testing.B) {
+		cpu0 := cpuTime()
 		for b.Loop() {
 			clear(y)
 			sp.MulVecTo(y, false, x)
 		}
-		report(b)
+		report(b, cpu0)
 	})
 }
 
 // BenchmarkVCycle times one application of the AMG preconditioner, the
 // bulk of a CG iteration, and reports it per nonzero of the finest matrix.
 func BenchmarkVCycle(b *testing.B) {
-	sys := benchSystem(1e6)
-	h, err := newAMG(&sys.a)
+	sys := benchSystem(b, 1e6)
+	h, err := newAMG(&sys.a, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	z := make([]float64, sys.a.rows)
+	z := make([]float64, sys.a.n)
 	b.Run("n=1e6", func(b *testing.B) {
 		cpu0 := cpuTime()
 		for b.Loop() {

@@ -10,9 +10,8 @@ import (
 
 // csr is a sparse matrix in compressed sparse row form with 32-bit column
 // indices: row i holds col[rowPtr[i]:rowPtr[i+1]] (strictly increasing)
-// and the matching val. 32-bit indices make SpMV move 12 bytes per nonzero
-// instead of the 16 of sparse.CSR's int indices; the preconditioner keeps
-// its matrices in float32 (8 bytes per nonzero).
+// and the matching val. The AMG prolongators are csr (in float32), and so
+// are the intermediate products of its setup.
 type csr[T float32 | float64] struct {
 	rows, cols int
 	rowPtr     []int
@@ -45,40 +44,6 @@ func (a *csr[T]) mulRows(y, x []float64, lo, hi int) {
 	}
 }
 
-// mulVecDot sets y = A x and returns x·y, summed in chunk order.
-func (a *csr[T]) mulVecDot(y, x, partial []float64) float64 {
-	return sumChunks(a.rows, partial, func(lo, hi int) float64 {
-		a.mulRows(y, x, lo, hi)
-		return dotRange(x, y, lo, hi)
-	})
-}
-
-// residual sets r = b − A x.
-func (a *csr[T]) residual(r, b, x []float64) {
-	forChunks(a.rows, rowChunk, func(lo, hi int) {
-		a.mulRows(r, x, lo, hi)
-		for i := lo; i < hi; i++ {
-			r[i] = b[i] - r[i]
-		}
-	})
-}
-
-// diagonal returns the diagonal entries (0 where a row has none).
-func (a *csr[T]) diagonal() []float64 {
-	d := make([]float64, a.rows)
-	forChunks(a.rows, rowChunk, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			cols, vals := a.row(i)
-			for k, j := range cols {
-				if int(j) == i {
-					d[i] = float64(vals[k])
-				}
-			}
-		}
-	})
-	return d
-}
-
 // transpose returns Aᵀ. Rows of the result list their entries in
 // increasing column order because the source rows are scanned in order.
 func (a *csr[T]) transpose() csr[T] {
@@ -104,99 +69,89 @@ func (a *csr[T]) transpose() csr[T] {
 	return t
 }
 
-// float32Values returns A with its values rounded to float32, sharing the
-// row pointers and column indices of A.
-func float32Values(a *csr[float64]) csr[float32] {
-	b := csr[float32]{rows: a.rows, cols: a.cols, rowPtr: a.rowPtr, col: a.col, val: make([]float32, a.nnz())}
-	forChunks(a.rows, rowChunk, func(lo, hi int) {
-		for k := a.rowPtr[lo]; k < a.rowPtr[hi]; k++ {
-			b.val[k] = float32(a.val[k])
-		}
-	})
-	return b
-}
-
 // toSparse returns A as a github.com/james-bowman/sparse matrix (which
-// stores int indices; the values are copied too).
-func (a *csr[T]) toSparse() *sparse.CSR {
-	ptr := make([]int, a.rows+1)
-	copy(ptr, a.rowPtr)
-	ind := make([]int, a.nnz())
-	data := make([]float64, a.nnz())
-	for k := range ind {
-		ind[k] = int(a.col[k])
-		data[k] = float64(a.val[k])
+// stores int indices).
+func (a *symMatrix[T]) toSparse() *sparse.CSR {
+	v := newSymView(a)
+	ptr := make([]int, a.n+1)
+	ind := make([]int, 0, a.nnz())
+	data := make([]float64, 0, a.nnz())
+	var buf rowBuf
+	for i := 0; i < a.n; i++ {
+		v.row(i, &buf, nil)
+		for _, j := range buf.col {
+			ind = append(ind, int(j))
+		}
+		data = append(data, buf.val...)
+		ptr[i+1] = len(ind)
 	}
-	return sparse.NewCSR(a.rows, a.cols, ptr, ind, data)
+	return sparse.NewCSR(a.n, a.n, ptr, ind, data)
 }
 
 // fromSparse copies a github.com/james-bowman/sparse matrix, checking what
 // the solver relies on: square, rows of strictly increasing in-range
-// columns, finite values, a positive diagonal.
-func fromSparse(s *sparse.CSR) (csr[float64], error) {
+// columns, finite values, a positive diagonal, and exact symmetry.
+func fromSparse(s *sparse.CSR) (symMatrix[float64], error) {
 	r, c := s.Dims()
 	raw := s.RawMatrix()
 	switch {
 	case r != c:
-		return csr[float64]{}, fmt.Errorf("laplace: matrix is %d×%d, not square", r, c)
+		return symMatrix[float64]{}, fmt.Errorf("laplace: matrix is %d×%d, not square", r, c)
 	case r > math.MaxInt32:
-		return csr[float64]{}, fmt.Errorf("laplace: %d rows exceed the 32-bit index range", r)
+		return symMatrix[float64]{}, fmt.Errorf("laplace: %d rows exceed the 32-bit index range", r)
 	case len(raw.Indptr) != r+1 || raw.Indptr[0] != 0 || raw.Indptr[r] != len(raw.Ind) || len(raw.Ind) != len(raw.Data):
-		return csr[float64]{}, fmt.Errorf("laplace: matrix has inconsistent CSR arrays (%d row pointers, %d columns, %d values)", len(raw.Indptr), len(raw.Ind), len(raw.Data))
+		return symMatrix[float64]{}, fmt.Errorf("laplace: matrix has inconsistent CSR arrays (%d row pointers, %d columns, %d values)", len(raw.Indptr), len(raw.Ind), len(raw.Data))
 	}
-	a := csr[float64]{rows: r, cols: c, rowPtr: make([]int, r+1), col: make([]int32, len(raw.Ind)), val: make([]float64, len(raw.Data))}
 	for i := 0; i < r; i++ {
 		lo, hi := raw.Indptr[i], raw.Indptr[i+1]
 		if lo > hi || hi > len(raw.Ind) {
-			return csr[float64]{}, fmt.Errorf("laplace: matrix row %d has pointers %d..%d", i, lo, hi)
+			return symMatrix[float64]{}, fmt.Errorf("laplace: matrix row %d has pointers %d..%d", i, lo, hi)
 		}
 		diag := false
 		for k := lo; k < hi; k++ {
 			j, v := raw.Ind[k], raw.Data[k]
 			switch {
 			case j < 0 || j >= c:
-				return csr[float64]{}, fmt.Errorf("laplace: matrix row %d has column %d outside [0, %d)", i, j, c)
+				return symMatrix[float64]{}, fmt.Errorf("laplace: matrix row %d has column %d outside [0, %d)", i, j, c)
 			case k > lo && j <= raw.Ind[k-1]:
-				return csr[float64]{}, fmt.Errorf("laplace: matrix row %d has columns out of order or repeated (%d after %d)", i, j, raw.Ind[k-1])
+				return symMatrix[float64]{}, fmt.Errorf("laplace: matrix row %d has columns out of order or repeated (%d after %d)", i, j, raw.Ind[k-1])
 			case math.IsNaN(v) || math.IsInf(v, 0):
-				return csr[float64]{}, fmt.Errorf("laplace: matrix entry (%d, %d) is %g", i, j, v)
+				return symMatrix[float64]{}, fmt.Errorf("laplace: matrix entry (%d, %d) is %g", i, j, v)
 			case j == i && !(v > 0):
-				return csr[float64]{}, fmt.Errorf("laplace: matrix diagonal entry %d is %g, not positive", i, v)
+				return symMatrix[float64]{}, fmt.Errorf("laplace: matrix diagonal entry %d is %g, not positive", i, v)
 			}
 			diag = diag || j == i
-			a.col[k], a.val[k] = int32(j), v
 		}
 		if !diag {
-			return csr[float64]{}, fmt.Errorf("laplace: matrix row %d has no diagonal entry", i)
+			return symMatrix[float64]{}, fmt.Errorf("laplace: matrix row %d has no diagonal entry", i)
 		}
-		a.rowPtr[i+1] = hi
 	}
-	return a, nil
-}
-
-// buildCSR builds a rows×cols matrix in two parallel passes over fixed row
-// chunks: count(s, i) returns the number of entries of row i, then
-// fill(s, i, col, val) writes them, sorted by column, into slices of that
-// length. s is per-goroutine scratch made by init.
-func buildCSR[S any](rows, cols int, init func() S, count func(s S, i int) int, fill func(s S, i int, col []int32, val []float64)) csr[float64] {
-	a := csr[float64]{rows: rows, cols: cols, rowPtr: make([]int, rows+1)}
-	forChunksWith(rows, rowChunk, init, func(s S, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			a.rowPtr[i+1] = count(s, i)
+	// Rows are sorted, so the mirror of (i, j) is found by binary search.
+	for i := 0; i < r; i++ {
+		for k := raw.Indptr[i]; k < raw.Indptr[i+1]; k++ {
+			j := raw.Ind[k]
+			row := raw.Ind[raw.Indptr[j]:raw.Indptr[j+1]]
+			m, found := slices.BinarySearch(row, i)
+			if !found {
+				return symMatrix[float64]{}, fmt.Errorf("laplace: matrix is not symmetric: entry (%d, %d) is %g but (%d, %d) is absent", i, j, raw.Data[k], j, i)
+			}
+			if v := raw.Data[raw.Indptr[j]+m]; v != raw.Data[k] {
+				return symMatrix[float64]{}, fmt.Errorf("laplace: matrix is not symmetric: entry (%d, %d) is %g but (%d, %d) is %g", i, j, raw.Data[k], j, i, v)
+			}
 		}
-	})
-	for i := 0; i < rows; i++ {
-		a.rowPtr[i+1] += a.rowPtr[i]
 	}
-	a.col = make([]int32, a.rowPtr[rows])
-	a.val = make([]float64, a.rowPtr[rows])
-	forChunksWith(rows, rowChunk, init, func(s S, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			k0, k1 := a.rowPtr[i], a.rowPtr[i+1]
-			fill(s, i, a.col[k0:k1:k1], a.val[k0:k1:k1])
+	type scratch struct{ col []int32 }
+	row := func(s *scratch, i int) ([]int32, []float64) {
+		s.col = s.col[:0]
+		for _, j := range raw.Ind[raw.Indptr[i]:raw.Indptr[i+1]] {
+			s.col = append(s.col, int32(j))
 		}
-	})
-	return a
+		return s.col, raw.Data[raw.Indptr[i]:raw.Indptr[i+1]]
+	}
+	return buildSym[*scratch, float64](r, func() *scratch { return &scratch{} }, func(s *scratch, i int) (int, int) {
+		cols, _ := row(s, i)
+		return splitCounts(cols, i, r)
+	}, row)
 }
 
 // buildCSROnePass builds a rows×cols matrix in one parallel pass when

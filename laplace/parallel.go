@@ -13,9 +13,11 @@ import (
 const (
 	// rowChunk is the number of rows (or vector elements) one task covers.
 	rowChunk = 4096
-	// gsBlock is the number of rows of one Gauss–Seidel block: within a
-	// block the smoother sweeps sequentially, between blocks it is Jacobi.
-	gsBlock = 4096
+	// gsBlock is the number of rows of one block of a symMatrix, and so
+	// of one Gauss–Seidel block: within a block the smoother sweeps
+	// sequentially, between blocks it is Jacobi. It is the row chunk, so
+	// that reductions over a matrix's blocks and over vector chunks agree.
+	gsBlock = rowChunk
 	// maxScratchWorkers bounds the goroutines of one parallel loop, and so
 	// the scratch they allocate (dense rows of a matrix's width each).
 	maxScratchWorkers = 16

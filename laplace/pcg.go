@@ -18,6 +18,14 @@ func (j jacobi) apply(z, r []float64) {
 	})
 }
 
+// cgWork holds the vectors of PCG. q (A·p) is dead while the
+// preconditioner runs, which may use it as scratch.
+type cgWork struct{ r, z, p, q, partial []float64 }
+
+func newCGWork(n int) *cgWork {
+	return &cgWork{make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, numChunks(n))}
+}
+
 // cgResult reports a PCG run.
 type cgResult struct {
 	iterations int
@@ -30,13 +38,9 @@ type cgResult struct {
 // CG updates drifts from the true one over many iterations, so when the
 // updated residual reaches the tolerance the true residual is recomputed
 // and, if it is still too large, CG restarts from there.
-func pcg(a *csr[float64], b, x []float64, prec preconditioner, tol float64, maxIter int, progress func(float64)) cgResult {
-	n := a.rows
-	r := make([]float64, n)
-	z := make([]float64, n)
-	p := make([]float64, n)
-	q := make([]float64, n)
-	partial := make([]float64, numChunks(n))
+func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, tol float64, maxIter int, progress func(float64)) cgResult {
+	n := a.n
+	r, z, p, q, partial := w.r, w.z, w.p, w.q, w.partial
 	bnorm := math.Sqrt(dot(b, b, partial))
 	if bnorm == 0 {
 		clear(x)

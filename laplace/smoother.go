@@ -3,29 +3,26 @@ package laplace
 import "math"
 
 // The smoother is ℓ1 hybrid Gauss–Seidel (Baker, Falgout, Kolev & Yang,
-// "Multigrid smoothers for ultraparallel computing", SISC 2011): rows are
-// cut into fixed blocks of gsBlock rows; within a block it is Gauss–Seidel,
-// between blocks Jacobi, and each row's diagonal is enlarged by the ℓ1 norm
-// of its couplings to other blocks. The enlargement makes the sweep
-// convergent for any SPD matrix and any block size, so the block size can
-// be fixed for determinism rather than tuned to the machine. Pre-smoothing
-// sweeps forward, post-smoothing backward: the two are each other's
-// transpose and the V-cycle stays a symmetric preconditioner for CG.
+// "Multigrid smoothers for ultraparallel computing", SISC 2011) on the
+// blocks of a symMatrix: within a block it is Gauss–Seidel, between blocks
+// Jacobi, and each row's diagonal is enlarged by the ℓ1 norm of its
+// couplings to other blocks (its outer part). The enlargement makes the
+// sweep convergent for any SPD matrix and any block size, so the block
+// size can be fixed for determinism rather than tuned to the machine.
+// Pre-smoothing sweeps forward, post-smoothing backward: the two are each
+// other's transpose and the V-cycle stays a symmetric preconditioner for
+// CG. A row stores its couplings to earlier rows of its block; in each
+// sweep it gathers through them what it needs and pushes back what the
+// earlier rows need, so each sweep reads the matrix once.
 
 // l1InverseDiagonal returns 1/(a_ii + Σ_{j outside i's block} |a_ij|).
-func l1InverseDiagonal(a *csr[float64]) []float64 {
-	inv := make([]float64, a.rows)
-	forChunks(a.rows, gsBlock, func(lo, hi int) {
+func l1InverseDiagonal[T float32 | float64](a *symMatrix[T]) []float64 {
+	inv := make([]float64, a.n)
+	forChunks(a.n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			cols, vals := a.row(i)
-			var d float64
-			for k, j := range cols {
-				switch {
-				case int(j) == i:
-					d += vals[k]
-				case int(j) < lo || int(j) >= hi:
-					d += math.Abs(vals[k])
-				}
+			d := float64(a.diag[i])
+			for _, v := range a.outVal[a.outPtr[i]:a.outPtr[i+1]] {
+				d += math.Abs(float64(v))
 			}
 			inv[i] = 1 / d
 		}
@@ -33,72 +30,101 @@ func l1InverseDiagonal(a *csr[float64]) []float64 {
 	return inv
 }
 
-// forwardFromZero sets x to one forward sweep for A x = b from x = 0.
-// Couplings to other blocks see the zero start and drop out, and so do the
-// not yet updated rows of the block, leaving the strictly lower part of
-// the block: in a sorted row, the entries with lo ≤ j < i.
-func (a *csr[T]) forwardFromZero(x, b, invL1 []float64) {
-	forChunks(a.rows, gsBlock, func(lo, hi int) {
+// forwardFromZero sets x to one forward sweep for A x = b from x = 0 and
+// r to the residual b − A x. From a zero start the couplings to other
+// blocks drop out of the sweep: row i gathers b_i − Σ_{j<i} a_ij x_j over
+// its block, and once x_i is known pushes a_ij x_i into the residuals of
+// those earlier rows, which are otherwise complete. The residual's outer
+// couplings follow when all blocks are done.
+func (a *symMatrix[T]) forwardFromZero(x, r, b, invL1 []float64) {
+	forChunks(a.n, gsBlock, func(lo, hi int) {
+		xb, rb := x[lo:hi], r[lo:hi]
 		for i := lo; i < hi; i++ {
-			cols, vals := a.row(i)
+			li := i - lo
+			k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
+			cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
 			vals = vals[:len(cols)]
-			k := 0
-			for k < len(cols) && int(cols[k]) < lo {
-				k++
-			}
 			s := b[i]
-			for ; k < len(cols) && int(cols[k]) < i; k++ {
-				s -= float64(vals[k]) * x[cols[k]]
+			for k, j := range cols {
+				s -= float64(vals[k]) * xb[j]
 			}
-			x[i] = s * invL1[i]
+			xi := s * invL1[i]
+			xb[li] = xi
+			rb[li] = s - float64(a.diag[i])*xi
+			for k, j := range cols {
+				rb[j] -= float64(vals[k]) * xi
+			}
+		}
+	})
+	forChunks(a.n, gsBlock, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			o0, o1 := a.outPtr[i], a.outPtr[i+1]
+			cols, vals := a.outCol[o0:o1], a.outVal[o0:o1]
+			vals = vals[:len(cols)]
+			var s float64
+			for k, j := range cols {
+				s += float64(vals[k]) * x[j]
+			}
+			r[i] -= s
 		}
 	})
 }
 
-// backward does one backward sweep on x, each block's rows in reverse
-// order. old must hold a copy of x: rows of other blocks, which may be
-// changing concurrently, and rows of this block not yet updated are read
-// from it, so the result does not depend on the order in which blocks run.
-func (a *csr[T]) backward(x, old, b, invL1 []float64) {
-	forChunks(a.rows, gsBlock, func(lo, hi int) {
+// backward does one backward sweep from old (which x must not alias):
+// rows from the end of each block, row i taking later rows of the block
+// at their new values and everything else at old. Row i gathers the old
+// values of its earlier rows and pushes its new value into them; x holds
+// those pushed sums until each row overwrites its own.
+func (a *symMatrix[T]) backward(x, old, b, invL1 []float64) {
+	forChunks(a.n, gsBlock, func(lo, hi int) {
+		xb, ob := x[lo:hi], old[lo:hi]
+		clear(xb)
 		for i := hi - 1; i >= lo; i-- {
-			cols, vals := a.row(i)
+			li := i - lo
+			oi := ob[li]
+			s := b[i] - xb[li] - float64(a.diag[i])*oi
+			k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
+			cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
 			vals = vals[:len(cols)]
-			s := b[i]
-			k := 0
-			for ; k < len(cols) && int(cols[k]) <= i; k++ { // j ≤ i: not yet updated
-				s -= float64(vals[k]) * old[cols[k]]
+			for k, j := range cols {
+				s -= float64(vals[k]) * ob[j]
 			}
-			for ; k < len(cols) && int(cols[k]) < hi; k++ { // updated rows of the block
-				s -= float64(vals[k]) * x[cols[k]]
+			o0, o1 := a.outPtr[i], a.outPtr[i+1]
+			oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
+			ov = ov[:len(oc)]
+			for k, j := range oc {
+				s -= float64(ov[k]) * old[j]
 			}
-			for ; k < len(cols); k++ { // other blocks
-				s -= float64(vals[k]) * old[cols[k]]
+			xi := oi + s*invL1[i]
+			xb[li] = xi
+			for k, j := range cols {
+				xb[j] += float64(vals[k]) * xi
 			}
-			x[i] = old[i] + s*invL1[i]
 		}
 	})
 }
 
-// forward is backward's mirror image: rows in increasing order, updated
-// rows of the block below i.
-func (a *csr[T]) forward(x, old, b, invL1 []float64) {
-	forChunks(a.rows, gsBlock, func(lo, hi int) {
+// forward is backward's mirror image: rows from the start of each block,
+// row i taking earlier rows at their new values. It forms the residual
+// b − A·old, then solves for the correction δ with the lower part alone:
+// x = old + δ, (D_ℓ1 + L) δ = b − A·old.
+func (a *symMatrix[T]) forward(x, old, b, invL1 []float64) {
+	forChunks(a.n, gsBlock, func(lo, hi int) {
+		xb, ob := x[lo:hi], old[lo:hi]
+		a.blockResidual(xb, old, b, lo, hi)
 		for i := lo; i < hi; i++ {
-			cols, vals := a.row(i)
+			li := i - lo
+			k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
+			cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
 			vals = vals[:len(cols)]
-			s := b[i]
-			k := 0
-			for ; k < len(cols) && int(cols[k]) < lo; k++ { // other blocks
-				s -= float64(vals[k]) * old[cols[k]]
+			s := xb[li]
+			for k, j := range cols {
+				s -= float64(vals[k]) * xb[j]
 			}
-			for ; k < len(cols) && int(cols[k]) < i; k++ { // updated rows of the block
-				s -= float64(vals[k]) * x[cols[k]]
-			}
-			for ; k < len(cols); k++ { // j ≥ i: not yet updated, or other blocks
-				s -= float64(vals[k]) * old[cols[k]]
-			}
-			x[i] = old[i] + s*invL1[i]
+			xb[li] = s * invL1[i]
+		}
+		for k, o := range ob {
+			xb[k] += o
 		}
 	})
 }

@@ -79,6 +79,7 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	progress("assemble", 1)
 
 	x, err := solveSystem(&sys.a, sys.b, opt, f, progress)
+	sys = system{} // the matrix is not needed for the gradients
 	if err != nil {
 		return nil, err
 	}
@@ -118,18 +119,19 @@ func checkOptions(opt Options) error {
 
 // solveSystem solves A x = b by PCG with the preconditioner the options
 // ask for, recording sizes, timings, iterations and residual in f.
-func solveSystem(a *csr[float64], b []float64, opt Options, f *Field, progress func(string, float64)) ([]float64, error) {
+func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, progress func(string, float64)) ([]float64, error) {
 	tol := opt.Tolerance
 	if tol == 0 {
 		tol = 1e-10
 	}
-	f.Unknowns, f.NNZ, f.Levels = a.rows, a.nnz(), 1
+	f.Unknowns, f.NNZ, f.Levels = a.n, a.nnz(), 1
 	t0 := time.Now()
 	progress("setup", 0)
+	w := newCGWork(a.n)
 	var prec preconditioner
 	maxIter := opt.MaxIterations
 	switch {
-	case a.rows == 0:
+	case a.n == 0:
 		prec = jacobi{}
 	case opt.Preconditioner == "jacobi":
 		inv := a.diagonal()
@@ -141,7 +143,7 @@ func solveSystem(a *csr[float64], b []float64, opt Options, f *Field, progress f
 			maxIter = 100000
 		}
 	default:
-		h, err := newAMG(a)
+		h, err := newAMG(a, w.q)
 		if err != nil {
 			return nil, err
 		}
@@ -156,10 +158,10 @@ func solveSystem(a *csr[float64], b []float64, opt Options, f *Field, progress f
 	progress("setup", 1)
 
 	t0 = time.Now()
-	x := make([]float64, a.rows)
+	x := make([]float64, a.n)
 	progress("solve", 0)
 	done := 0.0 // the residual is not monotone; progress is
-	res := pcg(a, b, x, prec, tol, maxIter, func(r float64) {
+	res := pcg(a, b, x, prec, w, tol, maxIter, func(r float64) {
 		done = max(done, min(1, math.Log(r)/math.Log(tol)))
 		progress("solve", done)
 	})
@@ -187,8 +189,8 @@ func SolveSystem(a *sparse.CSR, b []float64, opt Options) (*Field, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(b) != c.rows {
-		return nil, fmt.Errorf("laplace: right-hand side has %d values for %d rows", len(b), c.rows)
+	if len(b) != c.n {
+		return nil, fmt.Errorf("laplace: right-hand side has %d values for %d rows", len(b), c.n)
 	}
 	for i, v := range b {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -249,7 +251,10 @@ func reducedSystem(m *tetmesh.Mesh) (system, error) {
 	}
 
 	order, unknown := freeOrder(m)
-	sys := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if err != nil {
+		return system{}, err
+	}
 	if v, ok := isolated(&sys); !ok {
 		p := m.Vertex(v)
 		return system{}, fmt.Errorf("laplace: vertex %d at (%g, %g, %g) lies in a part of the mesh with no Boundary or Core vertex, where ε is undetermined", v, p[0], p[1], p[2])
@@ -279,28 +284,43 @@ func freeOrder(m *tetmesh.Mesh) (order, unknown []int32) {
 
 // isolated checks that every unknown is linked through shared tets to a
 // Dirichlet vertex; without that the reduced matrix is singular. It
-// returns the mesh vertex of an unknown that is not.
+// returns the mesh vertex of an unknown that is not. The components of
+// the matrix's graph are found by union–find over its stored couplings.
 func isolated(sys *system) (int32, bool) {
-	n := sys.a.rows
-	seen := make([]bool, n)
-	queue := make([]int32, 0, n)
+	a := &sys.a
+	parent := make([]int32, a.n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]] // path halving
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(i, j int32) {
+		if ri, rj := find(i), find(j); ri != rj {
+			parent[max(ri, rj)] = min(ri, rj)
+		}
+	}
+	for i := 0; i < a.n; i++ {
+		lo, _ := blockOf(i, a.n)
+		for _, j := range a.lowCol[a.lowPtr[i]:a.lowPtr[i+1]] {
+			union(int32(i), int32(lo+int(j)))
+		}
+		for _, j := range a.outCol[a.outPtr[i]:a.outPtr[i+1]] {
+			union(int32(i), j)
+		}
+	}
+	anchored := make([]bool, a.n) // indexed by root
 	for r, t := range sys.touches {
 		if t {
-			seen[r] = true
-			queue = append(queue, int32(r))
+			anchored[find(int32(r))] = true
 		}
 	}
-	for k := 0; k < len(queue); k++ {
-		cols, _ := sys.a.row(int(queue[k]))
-		for _, j := range cols {
-			if !seen[j] {
-				seen[j] = true
-				queue = append(queue, j)
-			}
-		}
-	}
-	for r, s := range seen {
-		if !s {
+	for r := range parent {
+		if !anchored[find(int32(r))] {
 			return sys.order[r], false
 		}
 	}

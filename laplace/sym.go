@@ -1,0 +1,319 @@
+package laplace
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// symMatrix is a symmetric sparse matrix stored for block-parallel work.
+// Rows are cut into blocks of gsBlock consecutive rows — the smoother's
+// blocks and the unit of parallel work — and each row keeps
+//   - its diagonal entry;
+//   - its couplings to earlier rows of its own block ("lower"), with
+//     columns as 16-bit offsets from the block's first row: each such
+//     pair is stored once;
+//   - its couplings to rows of other blocks ("outer"), with 32-bit
+//     columns: each such pair is stored in both rows.
+//
+// Each part is sorted by column. On a mesh numbered along a Hilbert curve
+// about 89% of the pairs lie within a block, so this takes 56% of the
+// memory of CSR with 32-bit columns. A row's couplings to later rows of
+// its block are applied by those rows: they gather from the earlier rows
+// and, in the same pass, push into them. Every operation so stays local to
+// a block, and its result does not depend on which goroutine runs it.
+type symMatrix[T float32 | float64] struct {
+	n      int
+	diag   []T
+	lowPtr []int32 // row i's lower couplings are lowCol/lowVal[lowPtr[i]:lowPtr[i+1]]
+	lowCol []uint16
+	lowVal []T
+	outPtr []int32 // row i's outer couplings are outCol/outVal[outPtr[i]:outPtr[i+1]]
+	outCol []int32
+	outVal []T
+}
+
+// blockOf returns the block [lo, hi) holding row i of an n-row matrix.
+func blockOf(i, n int) (lo, hi int) {
+	lo = i / gsBlock * gsBlock
+	return lo, min(lo+gsBlock, n)
+}
+
+// nnz returns the number of nonzeros of the full matrix.
+func (a *symMatrix[T]) nnz() int { return a.n + 2*len(a.lowCol) + len(a.outCol) }
+
+// diagonal returns the diagonal in float64.
+func (a *symMatrix[T]) diagonal() []float64 {
+	d := make([]float64, a.n)
+	for i, v := range a.diag {
+		d[i] = float64(v)
+	}
+	return d
+}
+
+// errTooLarge reports a matrix whose parts exceed the 32-bit offsets.
+var errTooLarge = fmt.Errorf("laplace: system too large: more than %d stored couplings", math.MaxInt32)
+
+// buildSym builds a symmetric matrix from its rows in two parallel passes
+// over the blocks. count(s, i) returns how many entries of row i lie in
+// its lower and outer parts; row(s, i) returns the whole row, sorted by
+// column, whose upper in-block entries are dropped (the caller guarantees
+// symmetry). s is per-goroutine scratch made by init. A row without a
+// diagonal entry gets 0.
+func buildSym[S any, T float32 | float64](n int, init func() S, count func(s S, i int) (low, out int), row func(s S, i int) ([]int32, []float64)) (symMatrix[T], error) {
+	a := symMatrix[T]{n: n, diag: make([]T, n), lowPtr: make([]int32, n+1), outPtr: make([]int32, n+1)}
+	forChunksWith(n, gsBlock, init, func(s S, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			l, o := count(s, i) // at most n each
+			a.lowPtr[i+1], a.outPtr[i+1] = int32(l), int32(o)
+		}
+	})
+	if err := a.prefixSums(); err != nil {
+		return symMatrix[T]{}, err
+	}
+	forChunksWith(n, gsBlock, init, func(s S, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			cols, vals := row(s, i)
+			vals = vals[:len(cols)]
+			kl, ko := a.lowPtr[i], a.outPtr[i]
+			for k, j := range cols {
+				switch {
+				case int(j) == i:
+					a.diag[i] = T(vals[k])
+				case int(j) < lo || int(j) >= hi:
+					a.outCol[ko], a.outVal[ko] = j, T(vals[k])
+					ko++
+				case int(j) < i:
+					a.lowCol[kl], a.lowVal[kl] = uint16(int(j)-lo), T(vals[k])
+					kl++
+				}
+			}
+		}
+	})
+	return a, nil
+}
+
+// prefixSums turns the per-row counts in lowPtr and outPtr into offsets
+// and allocates the parts.
+func (a *symMatrix[T]) prefixSums() error {
+	var nl, no int
+	for i := 0; i < a.n; i++ {
+		nl += int(a.lowPtr[i+1])
+		no += int(a.outPtr[i+1])
+		if nl > math.MaxInt32 || no > math.MaxInt32 {
+			return errTooLarge
+		}
+		a.lowPtr[i+1], a.outPtr[i+1] = int32(nl), int32(no)
+	}
+	a.lowCol, a.lowVal = make([]uint16, nl), make([]T, nl)
+	a.outCol, a.outVal = make([]int32, no), make([]T, no)
+	return nil
+}
+
+// splitCounts returns how many of the columns of row i (of an n-row
+// matrix) fall in its lower and outer parts.
+func splitCounts(cols []int32, i, n int) (low, out int) {
+	lo, hi := blockOf(i, n)
+	for _, j := range cols {
+		switch {
+		case int(j) < lo || int(j) >= hi:
+			out++
+		case int(j) < i:
+			low++
+		}
+	}
+	return low, out
+}
+
+// symFromLower builds the symmetric matrix whose lower triangle and
+// diagonal are the rows of l (each sorted, ending at the diagonal). The
+// outer couplings above the diagonal are l's outer couplings below it,
+// transposed: row j receives them from the later rows in increasing
+// order, after its own, so its outer part comes out sorted.
+func symFromLower[T float32 | float64](l *csr[float64]) (symMatrix[T], error) {
+	n := l.rows
+	a := symMatrix[T]{n: n, diag: make([]T, n), lowPtr: make([]int32, n+1), outPtr: make([]int32, n+1)}
+	for i := 0; i < n; i++ {
+		lo, _ := blockOf(i, n)
+		cols, _ := l.row(i)
+		for _, j := range cols {
+			switch {
+			case int(j) < lo:
+				a.outPtr[i+1]++
+				a.outPtr[j+1]++
+			case int(j) < i:
+				a.lowPtr[i+1]++
+			}
+		}
+	}
+	if err := a.prefixSums(); err != nil {
+		return symMatrix[T]{}, err
+	}
+	fill := make([]int32, n)
+	copy(fill, a.outPtr[:n])
+	for i := 0; i < n; i++ {
+		lo, _ := blockOf(i, n)
+		cols, vals := l.row(i)
+		kl := a.lowPtr[i]
+		for k, j := range cols {
+			v := T(vals[k])
+			switch {
+			case int(j) == i:
+				a.diag[i] = v
+			case int(j) < lo:
+				a.outCol[fill[i]], a.outVal[fill[i]] = j, v
+				fill[i]++
+				a.outCol[fill[j]], a.outVal[fill[j]] = int32(i), v
+				fill[j]++
+			default:
+				a.lowCol[kl], a.lowVal[kl] = uint16(int(j)-lo), v
+				kl++
+			}
+		}
+	}
+	return a, nil
+}
+
+// mulVecDot sets y = A x and returns x·y, summed in block order. Rows run
+// from the end of each block, so that when row i is reached the later
+// rows have pushed their couplings to it and y_i is complete.
+func (a *symMatrix[T]) mulVecDot(y, x, partial []float64) float64 {
+	return sumChunks(a.n, partial, func(lo, hi int) float64 {
+		yb, xb := y[lo:hi], x[lo:hi]
+		clear(yb)
+		var dot float64
+		for i := hi - 1; i >= lo; i-- {
+			li := i - lo
+			xi := xb[li]
+			s := yb[li] + float64(a.diag[i])*xi
+			k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
+			cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
+			vals = vals[:len(cols)]
+			for k, j := range cols {
+				v := float64(vals[k])
+				s += v * xb[j]
+				yb[j] += v * xi
+			}
+			o0, o1 := a.outPtr[i], a.outPtr[i+1]
+			oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
+			ov = ov[:len(oc)]
+			for k, j := range oc {
+				s += float64(ov[k]) * x[j]
+			}
+			yb[li] = s
+			dot += s * xi
+		}
+		return dot
+	})
+}
+
+// residual sets r = b − A x.
+func (a *symMatrix[T]) residual(r, b, x []float64) {
+	forChunks(a.n, gsBlock, func(lo, hi int) { a.blockResidual(r[lo:hi], x, b, lo, hi) })
+}
+
+// blockResidual sets rb = b − A x over the rows [lo, hi) of a block.
+func (a *symMatrix[T]) blockResidual(rb, x, b []float64, lo, hi int) {
+	xb := x[lo:hi]
+	copy(rb, b[lo:hi])
+	for i := hi - 1; i >= lo; i-- {
+		li := i - lo
+		xi := xb[li]
+		s := rb[li] - float64(a.diag[i])*xi
+		k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
+		cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
+		vals = vals[:len(cols)]
+		for k, j := range cols {
+			v := float64(vals[k])
+			s -= v * xb[j]
+			rb[j] -= v * xi
+		}
+		o0, o1 := a.outPtr[i], a.outPtr[i+1]
+		oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
+		ov = ov[:len(oc)]
+		for k, j := range oc {
+			s -= float64(ov[k]) * x[j]
+		}
+		rb[li] = s
+	}
+}
+
+// symView gives row access to a symMatrix for the AMG setup: the
+// couplings of each row to later rows of its block, which the matrix
+// stores only in those rows, are indexed by upRow (the later row, as an
+// offset from the block start) and upPos (the entry's position in
+// lowVal), sorted by row.
+type symView[T float32 | float64] struct {
+	a     *symMatrix[T]
+	upPtr []int32
+	upRow []uint16
+	upPos []int32
+}
+
+func newSymView[T float32 | float64](a *symMatrix[T]) *symView[T] {
+	n := a.n
+	v := &symView[T]{a: a, upPtr: make([]int32, n+1), upRow: make([]uint16, len(a.lowCol)), upPos: make([]int32, len(a.lowCol))}
+	for i := 0; i < n; i++ {
+		lo, _ := blockOf(i, n)
+		for _, j := range a.lowCol[a.lowPtr[i]:a.lowPtr[i+1]] {
+			v.upPtr[lo+int(j)+1]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		v.upPtr[i+1] += v.upPtr[i]
+	}
+	fill := make([]int32, n)
+	copy(fill, v.upPtr[:n])
+	for i := 0; i < n; i++ {
+		lo, _ := blockOf(i, n)
+		for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
+			j := lo + int(a.lowCol[k])
+			v.upRow[fill[j]] = uint16(i - lo)
+			v.upPos[fill[j]] = k
+			fill[j]++
+		}
+	}
+	return v
+}
+
+// rowBuf holds one gathered row: columns, values and whether each entry
+// is a strong coupling.
+type rowBuf struct {
+	col    []int32
+	val    []float64
+	strong []bool
+}
+
+// row gathers row i, sorted by column, into buf (diagonal included). With
+// st non-nil it also gathers the strength flags of the stored entries.
+func (v *symView[T]) row(i int, buf *rowBuf, st *strength) {
+	a := v.a
+	lo, _ := blockOf(i, a.n)
+	o0, o1 := int(a.outPtr[i]), int(a.outPtr[i+1])
+	l0, l1 := int(a.lowPtr[i]), int(a.lowPtr[i+1])
+	u0, u1 := int(v.upPtr[i]), int(v.upPtr[i+1])
+	size := o1 - o0 + l1 - l0 + 1 + u1 - u0
+	buf.col = slices.Grow(buf.col[:0], size)[:size]
+	buf.val = slices.Grow(buf.val[:0], size)[:size]
+	buf.strong = slices.Grow(buf.strong[:0], size)[:size]
+	m := 0
+	put := func(j int32, x T, s bool) {
+		buf.col[m], buf.val[m], buf.strong[m] = j, float64(x), s
+		m++
+	}
+	k := o0
+	for ; k < o1 && int(a.outCol[k]) < lo; k++ {
+		put(a.outCol[k], a.outVal[k], st != nil && st.out[k])
+	}
+	for q := l0; q < l1; q++ {
+		put(int32(lo+int(a.lowCol[q])), a.lowVal[q], st != nil && st.low[q])
+	}
+	put(int32(i), a.diag[i], false)
+	for q := u0; q < u1; q++ {
+		p := v.upPos[q]
+		put(int32(lo+int(v.upRow[q])), a.lowVal[p], st != nil && st.low[p])
+	}
+	for ; k < o1; k++ {
+		put(a.outCol[k], a.outVal[k], st != nil && st.out[k])
+	}
+}

@@ -5,30 +5,35 @@ import (
 	"slices"
 )
 
-// strength flags the strong couplings of a symMatrix per stored entry; a
-// pair stored in both rows (an outer coupling) is flagged in both alike.
-type strength struct{ low, out []bool }
+// strength flags the strong couplings of a symMatrix per stored entry,
+// and per entry of the upper part of its symView; a pair held in two
+// places gets the same flag in both.
+type strength struct{ low, out, up []bool }
 
 // strongCouplings flags the entries a_ij, i ≠ j, with −a_ij ≥ θ·√(a_ii·a_jj).
 // Positive off-diagonal entries (from obtuse dihedral angles) are never
 // strong: aggregating across them would put unknowns that pull in opposite
 // directions into one coarse unknown.
-func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) *strength {
+func strongCouplings[T float32 | float64](v *symView[T], theta float64) *strength {
+	a := v.a
 	isd := a.diagonal()
 	for i, d := range isd {
 		isd[i] = 1 / math.Sqrt(d)
 	}
-	st := &strength{low: make([]bool, len(a.lowCol)), out: make([]bool, len(a.outCol))}
+	st := &strength{low: make([]bool, len(a.lowCol)), out: make([]bool, len(a.outCol)), up: make([]bool, len(v.upRow))}
+	// isd[i]·isd[j] is commutative, so the flag of a pair does not depend
+	// on the row it is computed in.
+	strong := func(x T, i, j int) bool { return -float64(x)*(isd[i]*isd[j]) >= theta }
 	forChunks(a.n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
-				j := lo + int(a.lowCol[k])
-				st.low[k] = -float64(a.lowVal[k])*(isd[i]*isd[j]) >= theta
+				st.low[k] = strong(a.lowVal[k], i, lo+int(a.lowCol[k]))
 			}
-			// isd[i]·isd[j] is commutative, so a pair stored twice gets
-			// the same flag in both rows.
+			for k := v.upPtr[i]; k < v.upPtr[i+1]; k++ {
+				st.up[k] = strong(v.upVal[k], i, lo+int(v.upRow[k]))
+			}
 			for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
-				st.out[k] = -float64(a.outVal[k])*(isd[i]*isd[a.outCol[k]]) >= theta
+				st.out[k] = strong(a.outVal[k], i, int(a.outCol[k]))
 			}
 		}
 	})

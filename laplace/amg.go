@@ -47,6 +47,7 @@ type level struct {
 
 // amg is a symmetric V(1,1) cycle used as the preconditioner of CG.
 type amg struct {
+	a0     *symMatrix[float64] // the finest level's matrix
 	levels []level
 	chol   *mat.Cholesky // coarsest level, when small enough
 	cx, cb *mat.VecDense
@@ -59,15 +60,11 @@ type hierarchyStats struct {
 }
 
 // newAMG builds the hierarchy for the SPD matrix a0. The finest level
-// uses a0 itself. scratch, if not nil, is a vector of a0's size the cycle
-// may use between calls (CG's A·p, dead while the preconditioner runs).
-func newAMG(a0 *symMatrix[float64], scratch []float64) (*amg, error) {
-	m := &amg{}
-	if scratch == nil {
-		scratch = make([]float64, a0.n)
-	}
+// uses a0 itself.
+func newAMG(a0 *symMatrix[float64]) (*amg, error) {
+	m := &amg{a0: a0}
 	lv, next, err := setupLevel(a0, strengthTheta, maxLevels > 1)
-	lv.scrtch = scratch
+	lv.scrtch = make([]float64, a0.n)
 	m.levels = append(m.levels, lv)
 	theta := strengthTheta / 2
 	var last any = a0
@@ -106,7 +103,7 @@ func setupLevel[T float32 | float64](a *symMatrix[T], theta float64, coarsen boo
 		return lv, nil, nil
 	}
 	v := newSymView(a)
-	st := strongCouplings(a, theta)
+	st := strongCouplings(v, theta)
 	agg, nc := aggregate(v, st)
 	if nc == 0 || 10*nc > 9*n { // coarsening has stalled
 		return lv, nil, nil
@@ -195,6 +192,56 @@ func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 			lv.a.forward(x, lv.scrtch, b, lv.invL1)
 		}
 	}
+}
+
+// updateDirections, right after apply(z, r), sets p = z + βp and
+// q = A z + βq and returns p·q, without a product with A: the finest
+// level's backward sweep took z = old + δ with (D_ℓ1 + U) δ = r − A·old,
+// old the level's scratch, so A z = r − ℓ1∘δ + (L + O) δ, where ℓ1 =
+// D_ℓ1 − D and L + O are exactly the couplings each row stores (earlier
+// rows of its block, and other blocks). That reads the matrix's stored
+// half once instead of applying it whole.
+func (m *amg) updateDirections(p, q, z, r []float64, beta float64, partial []float64) float64 {
+	a, old, invL1 := m.a0, m.levels[0].scrtch, m.levels[0].invL1
+	if len(m.levels) == 1 && m.chol != nil { // a0 was solved exactly, not swept
+		forChunks(a.n, rowChunk, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p[i] = z[i] + beta*p[i]
+			}
+		})
+		return a.mulVecDot(q, p, partial)
+	}
+	// δ replaces old, which is not needed again: one load per coupling.
+	delta := old
+	forChunks(a.n, rowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			delta[i] = z[i] - old[i]
+		}
+	})
+	return sumChunks(a.n, partial, func(lo, hi int) float64 {
+		db := delta[lo:hi]
+		var pq float64
+		for i := lo; i < hi; i++ {
+			s := r[i] - (1/invL1[i]-a.diag[i])*delta[i]
+			k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
+			cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
+			vals = vals[:len(cols)]
+			for k, j := range cols {
+				s += vals[k] * db[j]
+			}
+			o0, o1 := a.outPtr[i], a.outPtr[i+1]
+			oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
+			ov = ov[:len(oc)]
+			for k, j := range oc {
+				s += ov[k] * delta[j]
+			}
+			pi := z[i] + beta*p[i]
+			qi := s + beta*q[i]
+			p[i], q[i] = pi, qi
+			pq += pi * qi
+		}
+		return pq
+	})
 }
 
 // prolong sets y = x + P·xc.
@@ -303,57 +350,138 @@ func prolongator[T float32 | float64](v *symView[T], st *strength, agg []int32, 
 }
 
 // galerkinLower returns the lower triangle and diagonal of the Galerkin
-// product Pᵀ A P, with r = Pᵀ. Coarse row I sums, over the fine rows i of
-// r's row I in order, r_Ii · a_ij · p_jJ for J ≤ I, the couplings of row i
-// taken in column order, accumulated in a dense scratch row. The product
-// is formed row by row without the intermediate A·P, which would be
-// larger than A.
+// product Pᵀ A P, with r = Pᵀ, by chunks of coarse rows: first the rows
+// of A·P that the chunk needs (those of the fine rows in its rows of r),
+// then each coarse row I as Σ_i r_Ii·(A·P)_i over them, J ≤ I (rows of A·P
+// are left unsorted: sorting them would cost more than it saves). Each row of
+// A·P is formed about once, and only a chunk's worth is held at a time:
+// the whole of A·P would be larger than A. Sums run in fixed orders (the
+// couplings of a fine row by column, the fine rows of a coarse row in r's
+// order), so the result does not depend on scheduling.
 func galerkinLower[T float32 | float64](v *symView[T], p, r *csr[float32]) csr[float64] {
-	type slot struct {
-		row int32 // coarse row being built when the column was last touched
-		acc float64
-	}
+	nc, n := p.cols, v.a.n
 	type scratch struct {
-		slots []slot
+		acc   *accumulator
+		loc   *marker // loc.row[i] = chunk start + 1 if fine row i has a row of A·P in the chunk, loc.pos[i] its index
+		apPtr []int
+		ap    rowSink[float64]
 		buf   rowBuf
 	}
-	nc := p.cols
-	init := func() *scratch {
-		s := &scratch{slots: make([]slot, nc)}
-		for j := range s.slots {
-			s.slots[j].row = -1
-		}
-		return s
-	}
+	init := func() *scratch { return &scratch{acc: newAccumulator(nc), loc: newMarker(n)} }
 	return buildCSROnePass(nc, nc, init, func(s *scratch, I int, out *rowSink[float64]) {
-		first := len(out.col)
+		if I%rowChunk == 0 { // first row of a chunk: form the rows of A·P it needs
+			hi := min(I+rowChunk, nc)
+			stamp := int32(I + 1)
+			s.apPtr, s.ap.col, s.ap.val = append(s.apPtr[:0], 0), s.ap.col[:0], s.ap.val[:0]
+			for _, i := range r.col[r.rowPtr[I]:r.rowPtr[hi]] {
+				if s.loc.row[i] == stamp {
+					continue
+				}
+				s.loc.row[i], s.loc.pos[i] = stamp, int32(len(s.apPtr)-1)
+				v.row(int(i), &s.buf, nil)
+				for m, j := range s.buf.col {
+					pc, pv := p.row(int(j))
+					pv = pv[:len(pc)]
+					for q, J := range pc {
+						if int(J) >= hi {
+							break
+						}
+						s.acc.add(J, s.buf.val[m]*float64(pv[q]))
+					}
+				}
+				s.acc.flush(&s.ap)
+				s.apPtr = append(s.apPtr, len(s.ap.col))
+			}
+		}
 		rc, rv := r.row(I)
 		for k, i := range rc {
 			w := float64(rv[k])
-			v.row(int(i), &s.buf, nil)
-			for m, j := range s.buf.col {
-				c := w * s.buf.val[m]
-				pc, pv := p.row(int(j))
-				pv = pv[:len(pc)]
-				// P's rows are sorted: the columns ≤ I are a prefix.
-				for q, J := range pc {
-					if int(J) > I {
-						break
-					}
-					if sl := &s.slots[J]; sl.row != int32(I) {
-						sl.row = int32(I)
-						sl.acc = c * float64(pv[q])
-						out.col = append(out.col, J)
-					} else {
-						sl.acc += c * float64(pv[q])
-					}
-				}
+			l := s.loc.pos[i]
+			cols, vals := s.ap.col[s.apPtr[l]:s.apPtr[l+1]], s.ap.val[s.apPtr[l]:s.apPtr[l+1]]
+			vals = vals[:len(cols)]
+			// All of the row is summed, and the columns above I dropped at
+			// the end: cheaper than a branch per entry that the processor
+			// cannot predict.
+			for q, J := range cols {
+				s.acc.add(J, w*vals[q])
 			}
 		}
-		oc := out.col[first:]
-		sortSmall(oc)
-		for _, j := range oc {
-			out.val = append(out.val, s.slots[j].acc)
-		}
+		s.acc.flushLower(out, int32(I))
 	})
+}
+
+// accumulator sums entries into a sparse row over a dense scratch row. It
+// adds without a branch: a column's sum is zero until touched, and its
+// stamp says whether it is already listed.
+type accumulator struct {
+	slot []accSlot
+	row  int32   // stamp of the row being summed
+	cols []int32 // columns touched, in order of first touch (cols[:n])
+	n    int
+}
+
+type accSlot struct {
+	row int32 // stamp of the row that last touched the column
+	sum float64
+}
+
+func newAccumulator(cols int) *accumulator {
+	return &accumulator{slot: make([]accSlot, cols), row: 1, cols: make([]int32, 64)}
+}
+
+func (a *accumulator) add(j int32, x float64) {
+	s := &a.slot[j]
+	s.sum += x
+	if a.n == len(a.cols) {
+		a.cols = append(a.cols, 0)
+		a.cols = a.cols[:cap(a.cols)]
+	}
+	a.cols[a.n] = j
+	fresh := 0
+	if s.row != a.row {
+		fresh = 1
+	}
+	a.n += fresh
+	s.row = a.row
+}
+
+// flush appends the row to out in order of first touch and starts the
+// next.
+func (a *accumulator) flush(out *rowSink[float64]) {
+	for _, j := range a.cols[:a.n] {
+		out.col = append(out.col, j)
+		out.val = append(out.val, a.slot[j].sum)
+		a.slot[j].sum = 0
+	}
+	a.next()
+}
+
+// flushLower appends the row's columns ≤ last to out, sorted, and starts
+// the next.
+func (a *accumulator) flushLower(out *rowSink[float64], last int32) {
+	kept := a.cols[:0]
+	for _, j := range a.cols[:a.n] {
+		if j <= last {
+			kept = append(kept, j)
+		} else {
+			a.slot[j].sum = 0
+		}
+	}
+	sortSmall(kept)
+	for _, j := range kept {
+		out.col = append(out.col, j)
+		out.val = append(out.val, a.slot[j].sum)
+		a.slot[j].sum = 0
+	}
+	a.next()
+}
+
+func (a *accumulator) next() {
+	a.n = 0
+	if a.row++; a.row == 0 { // wrapped: clear the stamps
+		for j := range a.slot {
+			a.slot[j].row = 0
+		}
+		a.row = 1
+	}
 }

@@ -39,7 +39,7 @@ func tridiagonal(t *testing.T, n int, d, e float64) symMatrix[float64] {
 func TestAMGStalledCoarsening(t *testing.T) {
 	a := tridiagonal(t, 3*denseMaxRows, 3, 1)
 	w := newCGWork(a.n)
-	h, err := newAMG(&a, w.q)
+	h, err := newAMG(&a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestAMGStalledCoarsening(t *testing.T) {
 func TestAMGLaplacian1D(t *testing.T) {
 	a := tridiagonal(t, 20000, 2, -1)
 	w := newCGWork(a.n)
-	h, err := newAMG(&a, w.q)
+	h, err := newAMG(&a)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,18 +124,16 @@ func BenchmarkSolverMemory(b *testing.B) {
 			b.ReportMetric(peak(5), "peak-GOGC5-B/vertex")
 		}
 		sys := benchSystem(b, 1e6)
-		w := newCGWork(sys.a.n)
-		h, err := newAMG(&sys.a, w.q)
+		h, err := newAMG(&sys.a)
 		if err != nil {
 			b.Fatal(err)
 		}
-		// The system, the CG vectors x, r, z, p, q (the finest level's
-		// scratch is q), the hierarchy.
+		// The system, the CG vectors x, r, z, p, q, the hierarchy.
 		kept := symBytes(&sys.a) + 8*len(sys.b) + 4*len(sys.order) + 5*8*sys.a.n
 		for l, lv := range h.levels {
-			kept += 8*(len(lv.invL1)+len(lv.x)+len(lv.b)) + csrBytes(&lv.p) + csrBytes(&lv.r)
+			kept += 8*(len(lv.invL1)+len(lv.x)+len(lv.b)+len(lv.scrtch)) + csrBytes(&lv.p) + csrBytes(&lv.r)
 			if l > 0 {
-				kept += 8*len(lv.scrtch) + symBytes(lv.a.(*symMatrix[float32]))
+				kept += symBytes(lv.a.(*symMatrix[float32]))
 			}
 		}
 		b.ReportMetric(float64(kept)/nv, "kept-B/vertex")
@@ -189,11 +187,10 @@ func benchSystem(b *testing.B, n int) system {
 func BenchmarkAMGSetup(b *testing.B) {
 	for _, n := range []int{1e5, 1e6} {
 		sys := benchSystem(b, n)
-		q := make([]float64, sys.a.n)
 		b.Run("n="+sizeName(n), func(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
-				if _, err := newAMG(&sys.a, q); err != nil {
+				if _, err := newAMG(&sys.a); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -241,7 +238,7 @@ func BenchmarkSpMV(b *testing.B) {
 // bulk of a CG iteration, and reports it per nonzero of the finest matrix.
 func BenchmarkVCycle(b *testing.B) {
 	sys := benchSystem(b, 1e6)
-	h, err := newAMG(&sys.a, nil)
+	h, err := newAMG(&sys.a)
 	if err != nil {
 		b.Fatal(err)
 	}

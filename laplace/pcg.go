@@ -18,8 +18,7 @@ func (j jacobi) apply(z, r []float64) {
 	})
 }
 
-// cgWork holds the vectors of PCG. q (A·p) is dead while the
-// preconditioner runs, which may use it as scratch.
+// cgWork holds the vectors of PCG.
 type cgWork struct{ r, z, p, q, partial []float64 }
 
 func newCGWork(n int) *cgWork {
@@ -31,6 +30,14 @@ type cgResult struct {
 	iterations int
 	residual   float64 // ‖b − A x‖/‖b‖, recomputed from x at the end
 	converged  bool
+}
+
+// directionUpdater is a preconditioner that, having just set z = B r,
+// can form CG's next direction p = z + βp and its image q = A z + βq
+// more cheaply than a product with A, returning p·q.
+type directionUpdater interface {
+	preconditioner
+	updateDirections(p, q, z, r []float64, beta float64, partial []float64) float64
 }
 
 // pcg solves A x = b by preconditioned conjugate gradients from the x it
@@ -46,6 +53,7 @@ func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, 
 		clear(x)
 		return cgResult{converged: true}
 	}
+	du, _ := prec.(directionUpdater)
 	a.residual(r, b, x)
 	res := math.Sqrt(dot(r, r, partial)) / bnorm
 	it := 0
@@ -53,9 +61,10 @@ func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, 
 		prec.apply(z, r)
 		copyVec(p, z)
 		rz := dot(r, z, partial)
+		pq := a.mulVecDot(q, p, partial)
 		for it < maxIter {
 			it++
-			alpha := rz / a.mulVecDot(q, p, partial)
+			alpha := rz / pq
 			rr := sumChunks(n, partial, func(lo, hi int) float64 {
 				for i := lo; i < hi; i++ {
 					x[i] += alpha * p[i]
@@ -74,11 +83,16 @@ func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, 
 			rzNew := dot(r, z, partial)
 			beta := rzNew / rz
 			rz = rzNew
+			if du != nil {
+				pq = du.updateDirections(p, q, z, r, beta, partial)
+				continue
+			}
 			forChunks(n, rowChunk, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
 					p[i] = z[i] + beta*p[i]
 				}
 			})
+			pq = a.mulVecDot(q, p, partial)
 		}
 		a.residual(r, b, x)
 		res = math.Sqrt(dot(r, r, partial)) / bnorm

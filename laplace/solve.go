@@ -143,7 +143,7 @@ func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, prog
 			maxIter = 100000
 		}
 	default:
-		h, err := newAMG(a, w.q)
+		h, err := newAMG(a)
 		if err != nil {
 			return nil, err
 		}

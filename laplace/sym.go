@@ -240,19 +240,20 @@ func (a *symMatrix[T]) blockResidual(rb, x, b []float64, lo, hi int) {
 
 // symView gives row access to a symMatrix for the AMG setup: the
 // couplings of each row to later rows of its block, which the matrix
-// stores only in those rows, are indexed by upRow (the later row, as an
-// offset from the block start) and upPos (the entry's position in
-// lowVal), sorted by row.
+// stores only in those rows, are copied out in upRow (the later row, as an
+// offset from the block start) and upVal, sorted by row. Copies, not
+// references: the setup reads every row several times, and reaching into
+// the later rows' storage costs a cache miss per coupling.
 type symView[T float32 | float64] struct {
 	a     *symMatrix[T]
 	upPtr []int32
 	upRow []uint16
-	upPos []int32
+	upVal []T
 }
 
 func newSymView[T float32 | float64](a *symMatrix[T]) *symView[T] {
 	n := a.n
-	v := &symView[T]{a: a, upPtr: make([]int32, n+1), upRow: make([]uint16, len(a.lowCol)), upPos: make([]int32, len(a.lowCol))}
+	v := &symView[T]{a: a, upPtr: make([]int32, n+1), upRow: make([]uint16, len(a.lowCol)), upVal: make([]T, len(a.lowCol))}
 	for i := 0; i < n; i++ {
 		lo, _ := blockOf(i, n)
 		for _, j := range a.lowCol[a.lowPtr[i]:a.lowPtr[i+1]] {
@@ -269,7 +270,7 @@ func newSymView[T float32 | float64](a *symMatrix[T]) *symView[T] {
 		for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
 			j := lo + int(a.lowCol[k])
 			v.upRow[fill[j]] = uint16(i - lo)
-			v.upPos[fill[j]] = k
+			v.upVal[fill[j]] = a.lowVal[k]
 			fill[j]++
 		}
 	}
@@ -292,28 +293,47 @@ func (v *symView[T]) row(i int, buf *rowBuf, st *strength) {
 	o0, o1 := int(a.outPtr[i]), int(a.outPtr[i+1])
 	l0, l1 := int(a.lowPtr[i]), int(a.lowPtr[i+1])
 	u0, u1 := int(v.upPtr[i]), int(v.upPtr[i+1])
+	oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
+	ov = ov[:len(oc)]
+	split := 0 // outer couplings to earlier blocks come first
+	for split < len(oc) && int(oc[split]) < lo {
+		split++
+	}
 	size := o1 - o0 + l1 - l0 + 1 + u1 - u0
 	buf.col = slices.Grow(buf.col[:0], size)[:size]
 	buf.val = slices.Grow(buf.val[:0], size)[:size]
-	buf.strong = slices.Grow(buf.strong[:0], size)[:size]
-	m := 0
-	put := func(j int32, x T, s bool) {
-		buf.col[m], buf.val[m], buf.strong[m] = j, float64(x), s
+	cols, vals := buf.col, buf.val[:size]
+	m := copy(cols, oc[:split])
+	for k, x := range ov[:split] {
+		vals[k] = float64(x)
+	}
+	lc, lv := a.lowCol[l0:l1], a.lowVal[l0:l1]
+	lv = lv[:len(lc)]
+	for k, j := range lc {
+		cols[m], vals[m] = int32(lo+int(j)), float64(lv[k])
 		m++
 	}
-	k := o0
-	for ; k < o1 && int(a.outCol[k]) < lo; k++ {
-		put(a.outCol[k], a.outVal[k], st != nil && st.out[k])
+	cols[m], vals[m] = int32(i), float64(a.diag[i])
+	m++
+	ur, uv := v.upRow[u0:u1], v.upVal[u0:u1]
+	uv = uv[:len(ur)]
+	for k, j := range ur {
+		cols[m], vals[m] = int32(lo+int(j)), float64(uv[k])
+		m++
 	}
-	for q := l0; q < l1; q++ {
-		put(int32(lo+int(a.lowCol[q])), a.lowVal[q], st != nil && st.low[q])
+	copy(cols[m:], oc[split:])
+	for k, x := range ov[split:] {
+		vals[m+k] = float64(x)
 	}
-	put(int32(i), a.diag[i], false)
-	for q := u0; q < u1; q++ {
-		p := v.upPos[q]
-		put(int32(lo+int(v.upRow[q])), a.lowVal[p], st != nil && st.low[p])
+	if st == nil {
+		return
 	}
-	for ; k < o1; k++ {
-		put(a.outCol[k], a.outVal[k], st != nil && st.out[k])
-	}
+	buf.strong = slices.Grow(buf.strong[:0], size)[:size]
+	f := buf.strong
+	m = copy(f, st.out[o0:o0+split])
+	m += copy(f[m:], st.low[l0:l1])
+	f[m] = false
+	m++
+	m += copy(f[m:], st.up[u0:u1])
+	copy(f[m:], st.out[o0+split:o1])
 }

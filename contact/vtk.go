@@ -3,6 +3,7 @@ package contact
 import (
 	"bufio"
 	"fmt"
+	"github.com/pfmesh/pfmesh/internal/vtkio"
 	"io"
 	"strconv"
 
@@ -20,7 +21,7 @@ func WriteVTK(w io.Writer, s *Surface) error {
 	tris := s.Triangles(nil)
 	nv, nt := len(s.Vertices)/3, len(tris)/3
 	fmt.Fprintf(bw, "# vtk DataFile Version 3.0\npfmesh contact surface\nASCII\nDATASET POLYDATA\nPOINTS %d double\n", nv)
-	writeReals(bw, s.Vertices, 3)
+	vtkio.Reals(bw, s.Vertices, 3)
 	fmt.Fprintf(bw, "POLYGONS %d %d\n", nt, 4*nt)
 	var line []byte
 	for t := range nt {
@@ -31,29 +32,14 @@ func WriteVTK(w io.Writer, s *Surface) error {
 		bw.Write(append(line, '\n'))
 	}
 	fmt.Fprintf(bw, "POINT_DATA %d\nSCALARS pressure double 1\nLOOKUP_TABLE default\n", nv)
-	writeReals(bw, s.Pressure, 1)
+	vtkio.Reals(bw, s.Pressure, 1)
 	fmt.Fprintf(bw, "CELL_DATA %d\nNORMALS normal double\n", nt)
 	for i := range s.NumPolygons() {
 		for range s.Start[i+1] - 1 - s.Start[i] {
-			writeReals(bw, s.Normals[3*i:3*i+3], 3)
+			vtkio.Reals(bw, s.Normals[3*i:3*i+3], 3)
 		}
 	}
 	return bw.Flush()
-}
-
-// writeReals writes v, per values to a line.
-func writeReals(bw *bufio.Writer, v []float64, per int) {
-	var line []byte
-	for i := 0; i < len(v); i += per {
-		line = line[:0]
-		for k, x := range v[i : i+per] {
-			if k > 0 {
-				line = append(line, ' ')
-			}
-			line = strconv.AppendFloat(line, x, 'g', -1, 64)
-		}
-		bw.Write(append(line, '\n'))
-	}
 }
 
 // WriteVTKFile writes the surface to path as WriteVTK does, through

@@ -3,6 +3,7 @@ package format
 import (
 	"bufio"
 	"fmt"
+	"github.com/pfmesh/pfmesh/internal/vtkio"
 	"io"
 	"strconv"
 
@@ -35,7 +36,7 @@ func WriteVTK(w io.Writer, p *PFM) error {
 	nv, nt := p.NumVertices(), p.NumTets()
 	fmt.Fprintf(bw, "# vtk DataFile Version 3.0\npfmesh pressure-field mesh, E = %g Pa\nASCII\nDATASET UNSTRUCTURED_GRID\n", p.Modulus)
 	fmt.Fprintf(bw, "POINTS %d double\n", nv)
-	vtkReals(bw, p.Positions, 3)
+	vtkio.Reals(bw, p.Positions, 3)
 	fmt.Fprintf(bw, "CELLS %d %d\n", nt, 5*nt)
 	var line []byte
 	for t := range nt {
@@ -53,31 +54,16 @@ func WriteVTK(w io.Writer, p *PFM) error {
 	// told otherwise (ParaView tells it; plain VTK, as in Drake, does
 	// not), but always every FIELD array.
 	fmt.Fprintf(bw, "POINT_DATA %d\nSCALARS extent double 1\nLOOKUP_TABLE default\n", nv)
-	vtkReals(bw, p.Epsilon, 1)
+	vtkio.Reals(bw, p.Epsilon, 1)
 	bw.WriteString("VECTORS extent_gradient double\n")
-	vtkReals(bw, p.Gradient, 3)
+	vtkio.Reals(bw, p.Gradient, 3)
 	fmt.Fprintf(bw, "FIELD FieldData 2\npressure 1 %d double\n", nv)
-	vtkReals(bw, exportPressures(p), 1)
+	vtkio.Reals(bw, exportPressures(p), 1)
 	fmt.Fprintf(bw, "tag 1 %d int\n", nv)
 	for _, tag := range p.Tags {
 		bw.Write(append(strconv.AppendInt(line[:0], int64(tag), 10), '\n'))
 	}
 	return bw.Flush()
-}
-
-// vtkReals writes v, per values to a line.
-func vtkReals(bw *bufio.Writer, v []float64, per int) {
-	var line []byte
-	for i := 0; i < len(v); i += per {
-		line = line[:0]
-		for k, x := range v[i : i+per] {
-			if k > 0 {
-				line = append(line, ' ')
-			}
-			line = strconv.AppendFloat(line, x, 'g', -1, 64)
-		}
-		bw.Write(append(line, '\n'))
-	}
 }
 
 // drakeTetVolume is the tet's volume as Drake's VolumeMesh computes it,

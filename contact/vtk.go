@@ -3,11 +3,11 @@ package contact
 import (
 	"bufio"
 	"fmt"
-	"github.com/pfmesh/pfmesh/internal/vtkio"
 	"io"
 	"strconv"
 
 	"github.com/pfmesh/pfmesh/internal/atomicfile"
+	"github.com/pfmesh/pfmesh/internal/vtkio"
 )
 
 // WriteVTK writes the surface as a legacy ASCII VTK file (version 3.0,

@@ -3,11 +3,11 @@ package format
 import (
 	"bufio"
 	"fmt"
-	"github.com/pfmesh/pfmesh/internal/vtkio"
 	"io"
 	"strconv"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/vtkio"
 )
 
 // WriteVTK writes p as a legacy ASCII VTK file (version 3.0, DATASET

@@ -149,7 +149,7 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		b.progress("stuffing", frac(0.5))
 		d := b.stuffValid(L, side, cuts)
 		m, info := d.compact()
-		tris := b.tagBoundary(m)
+		tris := b.tagBoundary(m, info.tris)
 		b.progress("features", frac(0.55))
 		checkInv := func(stage string) {
 			if debugf != nil {
@@ -163,15 +163,16 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		// before, then break voids (splits made while snapping can make
 		// some) and improve again.
 		sn := newSnapper(m, info.onTri, in)
-		b.rep.SnappedToEdges, b.rep.SnappedToCorners = sn.snapAll()
+		b.rep.SnappedToEdges, b.rep.SnappedToCorners, tris = sn.snapAll(tris)
 		slide := func(v int32, p geom.Vec) (geom.Vec, bool) {
 			q, t, _ := in.search.Closest(p)
 			return q, in.patch[t] == in.patch[sn.onTri[v]]
 		}
 		b.progress("quality", frac(0.6))
 		improve(m, sn.inc, qualityTarget, 2, sn.movable, slide)
-		tris, _ = boundaryOf(m.Tets, m.NumVertices())
-		b.rep.SnappedToEdges += sn.snapEdges(tris)
+		var n int
+		n, tris = sn.snapEdges(tris)
+		b.rep.SnappedToEdges += n
 		checkInv("snap")
 		b.progress("voids", frac(0.62))
 		b.rep.Steiner = breakVoids(m)
@@ -181,11 +182,11 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		improve(m, sn.inc, qualityTarget, 4, sn.movable, slide)
 		info.onTri = sn.onTri
 		checkInv("improve")
-		tris, _ = boundaryOf(m.Tets, m.NumVertices())
 		b.progress("fidelity", frac(0.6))
 		fid := measure(&locator{in: in, o: o, L: L, w: w}, m, tris, info.onTri, tol)
 		b.rep.HausdorffIn, b.rep.HausdorffOut, b.rep.FillArea = fid.in, fid.out, fid.fillArea
 		b.rep.Rounds, b.rep.Leaves = round, len(o.leaves)
+		b.progress("measured", frac(0.75))
 		if debugf != nil {
 			debugf("round %d: leaves %d tets %d in %.4g out %.4g bad %d snapped %d/%d", round, len(o.leaves), m.NumTets(), fid.in, fid.out, len(fid.bad), b.rep.SnappedToEdges, b.rep.SnappedToCorners)
 			worst := slices.Clone(fid.bad)
@@ -215,7 +216,9 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 			b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("tolerance %.3g not reached after %d rounds: %d samples farther (input→output %.3g, output→input %.3g)",
 				tol, round, len(fid.bad), fid.in, fid.out))
 		}
+		b.progress("thickness", frac(0.8))
 		b.rep.ThinnestFeature = thinnest(m, tris)
+		b.progress("summary", frac(0.9))
 		b.tagCore(m)
 		b.summarise(m)
 		b.progress("done", 1)
@@ -261,8 +264,8 @@ func (b *builder) stuffValid(L *lattice, side []int8, cuts *cutSet) *draft {
 				refuse(v)
 			}
 		}
-		tris, _ := boundaryOf(d.tets, len(d.pos)/3)
-		for _, v := range pinchedVertices(tris, len(d.pos)/3) {
+		d.tris, _ = boundaryOf(d.tets, len(d.pos)/3)
+		for _, v := range pinchedVertices(d.tris, len(d.pos)/3) {
 			refuse(v)
 		}
 		if !changed {
@@ -277,15 +280,21 @@ func (b *builder) stuffValid(L *lattice, side []int8, cuts *cutSet) *draft {
 // inverted pair.
 var flatCos = math.Cos(math.Pi / 180)
 
-// inverted returns the tets the exact predicate finds not positive, and
-// those with a dihedral angle under 1°.
+// inverted returns the tets with a warped vertex that the exact predicate
+// finds not positive, or that have a dihedral angle under 1°. (Tets
+// without one are pieces of lattice tets with cuts inside edges: positive,
+// and refusing warps could not change them.)
 func (d *draft) inverted() []int32 {
 	nt := len(d.tets) / 4
 	flag := make([]bool, nt)
 	parallelFor(nt, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			q := d.tets[4*t : 4*t+4]
-			flag[t] = !(maxCosDihedral(geom.At(d.pos, q[0]), geom.At(d.pos, q[1]), geom.At(d.pos, q[2]), geom.At(d.pos, q[3])) <= flatCos)
+			warped := false
+			for _, v := range q {
+				warped = warped || int(v) < d.nL && d.onTri[v] != notOnSurface
+			}
+			flag[t] = warped && !(maxCosDihedral(geom.At(d.pos, q[0]), geom.At(d.pos, q[1]), geom.At(d.pos, q[2]), geom.At(d.pos, q[3])) <= flatCos)
 		}
 	})
 	var bad []int32
@@ -300,6 +309,7 @@ func (d *draft) inverted() []int32 {
 // meshInfo is what the later stages know about each vertex of the mesh.
 type meshInfo struct {
 	onTri []int32 // input triangle of a surface vertex, onLevelSet, or notOnSurface
+	tris  []int32 // boundary triangles
 }
 
 // compact drops unused draft vertices, keeping the order of the rest.
@@ -328,13 +338,16 @@ func (d *draft) compact() (*tetmesh.Mesh, *meshInfo) {
 	for i, v := range d.tets {
 		m.Tets[i] = id[v]
 	}
+	info.tris = make([]int32, len(d.tris))
+	for i, v := range d.tris {
+		info.tris[i] = id[v]
+	}
 	return m, info
 }
 
-// tagBoundary tags the vertices of boundary faces Boundary, the others
-// Interior.
-func (b *builder) tagBoundary(m *tetmesh.Mesh) []int32 {
-	tris, _ := boundaryOf(m.Tets, m.NumVertices())
+// tagBoundary tags the vertices of the boundary faces tris Boundary, the
+// others Interior.
+func (b *builder) tagBoundary(m *tetmesh.Mesh, tris []int32) []int32 {
 	m.Tags = make([]tetmesh.Tag, m.NumVertices())
 	for _, v := range tris {
 		m.Tags[v] = tetmesh.Boundary
@@ -369,8 +382,7 @@ func (b *builder) summarise(m *tetmesh.Mesh) {
 			}
 		}
 	}
-	q := tetmesh.MeasureQuality(m)
-	b.rep.MinDihedral, b.rep.MaxDihedral = q.MinDihedral, q.MaxDihedral
+	b.rep.MinDihedral, b.rep.MaxDihedral = dihedralRange(m)
 	b.rep.Vertices, b.rep.Tets = m.NumVertices(), m.NumTets()
 	b.rep.Volume = m.Volume()
 	b.rep.FeatureEdges, b.rep.Corners = len(b.in.feat.edges)/2, len(b.in.feat.corners)

@@ -23,9 +23,11 @@ type sizing struct {
 }
 
 // curvatureK relates cell size h and the turn θ of a patch inside a cell
-// to the chordal error of the boundary triangles, about hθ/8; splitting
-// while hθ > curvatureK·tol keeps it near tol/2.
-const curvatureK = 6
+// to the error of the boundary triangles there, about hθ/8 (up to hθ/4
+// where the turn is concentrated at one edge below the feature angle):
+// splitting while hθ > curvatureK·tol keeps it near tol/2 in most places,
+// and the fidelity check refines the rest.
+const curvatureK = 4
 
 // facingCos: two triangles in one cell whose normals make an angle over
 // 120° are opposite sides of a thin wall or slot (or a sharp edge).

@@ -26,6 +26,13 @@ func maxCosDihedral(a, b, c, d geom.Vec) float64 {
 	if geom.Orient3D(a, b, c, d) <= 0 {
 		return 2
 	}
+	_, hi := cosRange(a, b, c, d)
+	return hi
+}
+
+// cosRange returns the smallest and largest cosines of the dihedral
+// angles of tet abcd (2, 2 when a face is too small for a normal).
+func cosRange(a, b, c, d geom.Vec) (lo, hi float64) {
 	p := [4]geom.Vec{a, b, c, d}
 	var n [4]geom.Vec
 	var l [4]float64
@@ -34,17 +41,18 @@ func maxCosDihedral(a, b, c, d geom.Vec) float64 {
 		l[k] = geom.Norm(n[k])
 	}
 	if l[0] == 0 || l[1] == 0 || l[2] == 0 || l[3] == 0 {
-		return 2 // a face too small for its normal to be computed
+		return 2, 2 // a face too small for its normal to be computed
 	}
-	worst := -1.0
+	lo, hi = 1, -1
 	for i := 0; i < 4; i++ {
 		for j := i + 1; j < 4; j++ {
 			// The edge opposite faces i and j has interior angle
 			// π − angle(n_i, n_j).
-			worst = max(worst, -geom.Dot(n[i], n[j])/(l[i]*l[j]))
+			c := -geom.Dot(n[i], n[j]) / (l[i] * l[j])
+			lo, hi = min(lo, c), max(hi, c)
 		}
 	}
-	return worst
+	return lo, hi
 }
 
 func (m *meshQuality) tetCos(t int32) float64 {

@@ -146,18 +146,18 @@ func (s *snapper) refresh() {
 }
 
 // snapAll snaps edges, then corners, then edges again, and returns how
-// many vertices went onto feature edges and onto corners.
-func (s *snapper) snapAll() (edges, corners int) {
+// many vertices went onto feature edges and onto corners, and the
+// boundary triangles tris has become.
+func (s *snapper) snapAll(tris []int32) (edges, corners int, after []int32) {
 	if len(s.in.feat.edges) == 0 {
-		return 0, 0
+		return 0, 0, tris
 	}
-	tris, _ := boundaryOf(s.m.Tets, s.m.NumVertices())
-	edges = s.snapEdges(tris)
-	tris, _ = boundaryOf(s.m.Tets, s.m.NumVertices())
+	var n int
+	n, tris = s.snapEdges(tris)
+	edges += n
 	corners = s.snapCorners(tris)
-	tris, _ = boundaryOf(s.m.Tets, s.m.NumVertices())
-	edges += s.snapEdges(tris)
-	return edges, corners
+	n, tris = s.snapEdges(tris)
+	return edges + n, corners, tris
 }
 
 // movable says which vertices quality moves may touch: interior ones, and
@@ -198,11 +198,16 @@ func (s *snapper) snapCorners(tris []int32) (corners int) {
 	return corners
 }
 
-func (s *snapper) snapEdges(tris []int32) (edges int) {
+// snapEdges resolves straddling boundary edges in up to four passes; it
+// returns how many it resolved and the boundary triangles after its
+// splits.
+func (s *snapper) snapEdges(tris []int32) (edges int, after []int32) {
 	m := s.m
+	split := false
 	for pass := 0; pass < 4; pass++ {
-		if pass > 0 { // splits changed the boundary
+		if split { // splits changed the boundary
 			tris, _ = boundaryOf(m.Tets, m.NumVertices())
+			split = false
 		}
 		var straddle []uint64
 		for i := 0; i < len(tris); i += 3 {
@@ -248,8 +253,8 @@ func (s *snapper) snapEdges(tris []int32) (edges int) {
 					break
 				}
 			}
-			if !done {
-				done = s.splitOnto(a, b)
+			if !done && s.splitOnto(a, b) {
+				done, split = true, true
 			}
 			if done {
 				edges++
@@ -269,7 +274,10 @@ func (s *snapper) snapEdges(tris []int32) (edges int) {
 			break
 		}
 	}
-	return edges
+	if split {
+		tris, _ = boundaryOf(m.Tets, m.NumVertices())
+	}
+	return edges, tris
 }
 
 // splitOnto resolves a straddling boundary edge ab that neither end can

@@ -59,6 +59,7 @@ type draft struct {
 	onTri   []int32 // input triangle of a surface vertex, onLevelSet, or notOnSurface
 	nL      int
 	badTets []int32 // tets whose orientation the exact predicate rejects
+	tris    []int32 // boundary triangles, once stuffValid has found them
 }
 
 // stuffer carries what the stencils need.

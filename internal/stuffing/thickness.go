@@ -39,25 +39,27 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 			}
 		}
 	}
+	// Look no farther than a twentieth of the boundary's extent: a part
+	// thicker than that is not thin.
+	reach := boxDiagonal(m.Positions, verts) / 20
 	best := make([]float64, len(verts))
 	parallelFor(len(verts), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v := verts[i]
 			p, n := m.Vertex(v), normal[v]
-			_, d2 := ix.Tree.Nearest(p, func(t int32) float64 {
-				if geom.Dot(tn[t], n) > facingCos {
-					return math.Inf(1)
-				}
+			d2 := reach * reach
+			box := [6]float64{p[0] - reach, p[1] - reach, p[2] - reach, p[0] + reach, p[1] + reach, p[2] + reach}
+			ix.Tree.Query(box, func(t int32) bool {
 				w := tris[3*t : 3*t+3]
-				if w[0] == v || w[1] == v || w[2] == v {
-					return math.Inf(1)
+				if geom.Dot(tn[t], n) > facingCos || w[0] == v || w[1] == v || w[2] == v {
+					return true
 				}
 				a, b, c := ix.Triangle(t)
 				q := trisearch.ClosestOnTriangle(p, a, b, c)
-				if geom.Dot(geom.Sub(q, p), n) >= 0 {
-					return math.Inf(1) // across a gap, not material
+				if geom.Dot(geom.Sub(q, p), n) < 0 { // across material, not a gap
+					d2 = min(d2, geom.Dist2(p, q))
 				}
-				return geom.Dist2(p, q)
+				return true
 			})
 			best[i] = math.Sqrt(d2)
 		}
@@ -67,4 +69,17 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 		out = min(out, d)
 	}
 	return out
+}
+
+// boxDiagonal returns the diagonal of the bounding box of vertices vs.
+func boxDiagonal(pos []float64, vs []int32) float64 {
+	lo := geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := geom.Scale(-1, lo)
+	for _, v := range vs {
+		p := geom.At(pos, v)
+		for k := range 3 {
+			lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
+		}
+	}
+	return geom.Norm(geom.Sub(hi, lo))
 }

@@ -24,6 +24,12 @@ const (
 	strengthTheta = 0.08 // strong coupling threshold on the finest level, halved per level
 )
 
+// galerkinChunk is the number of coarse rows whose part of A·P the
+// Galerkin product holds at a time: small enough for that part and its
+// scratch to stay in cache, large enough that few rows of A·P are formed
+// twice, for two chunks. It divides rowChunk.
+var galerkinChunk = 512
+
 // levelMatrix is the operator of one level, float64 on the finest level
 // and float32 below.
 type levelMatrix interface {
@@ -363,31 +369,32 @@ func galerkinLower[T float32 | float64](v *symView[T], p, r *csr[float32]) csr[f
 	type scratch struct {
 		acc   *accumulator
 		loc   *marker // loc.row[i] = chunk start + 1 if fine row i has a row of A·P in the chunk, loc.pos[i] its index
+		fine  []int32
 		apPtr []int
 		ap    rowSink[float64]
 		buf   rowBuf
 	}
 	init := func() *scratch { return &scratch{acc: newAccumulator(nc), loc: newMarker(n)} }
 	return buildCSROnePass(nc, nc, init, func(s *scratch, I int, out *rowSink[float64]) {
-		if I%rowChunk == 0 { // first row of a chunk: form the rows of A·P it needs
-			hi := min(I+rowChunk, nc)
+		if I%galerkinChunk == 0 { // first row of a chunk: form the rows of A·P it needs
+			hi := min(I+galerkinChunk, nc)
 			stamp := int32(I + 1)
 			s.apPtr, s.ap.col, s.ap.val = append(s.apPtr[:0], 0), s.ap.col[:0], s.ap.val[:0]
+			// The fine rows, in increasing order for locality.
+			s.fine = s.fine[:0]
 			for _, i := range r.col[r.rowPtr[I]:r.rowPtr[hi]] {
-				if s.loc.row[i] == stamp {
-					continue
+				if s.loc.row[i] != stamp {
+					s.loc.row[i] = stamp
+					s.fine = append(s.fine, i)
 				}
-				s.loc.row[i], s.loc.pos[i] = stamp, int32(len(s.apPtr)-1)
+			}
+			slices.Sort(s.fine)
+			for l, i := range s.fine {
+				s.loc.pos[i] = int32(l)
 				v.row(int(i), &s.buf, nil)
 				for m, j := range s.buf.col {
 					pc, pv := p.row(int(j))
-					pv = pv[:len(pc)]
-					for q, J := range pc {
-						if int(J) >= hi {
-							break
-						}
-						s.acc.add(J, s.buf.val[m]*float64(pv[q]))
-					}
+					accumulate(s.acc, pc, pv, s.buf.val[m], int32(hi))
 				}
 				s.acc.flush(&s.ap)
 				s.apPtr = append(s.apPtr, len(s.ap.col))
@@ -402,21 +409,17 @@ func galerkinLower[T float32 | float64](v *symView[T], p, r *csr[float32]) csr[f
 			// All of the row is summed, and the columns above I dropped at
 			// the end: cheaper than a branch per entry that the processor
 			// cannot predict.
-			for q, J := range cols {
-				s.acc.add(J, w*vals[q])
-			}
+			accumulate(s.acc, cols, vals, w, math.MaxInt32)
 		}
 		s.acc.flushLower(out, int32(I))
 	})
 }
 
-// accumulator sums entries into a sparse row over a dense scratch row. It
-// adds without a branch: a column's sum is zero until touched, and its
-// stamp says whether it is already listed.
+// accumulator sums entries into a sparse row over a dense scratch row.
 type accumulator struct {
 	slot []accSlot
 	row  int32   // stamp of the row being summed
-	cols []int32 // columns touched, in order of first touch (cols[:n])
+	cols []int32 // columns touched, in order of first touch (cols[:n]); room for all
 	n    int
 }
 
@@ -426,23 +429,33 @@ type accSlot struct {
 }
 
 func newAccumulator(cols int) *accumulator {
-	return &accumulator{slot: make([]accSlot, cols), row: 1, cols: make([]int32, 64)}
+	return &accumulator{slot: make([]accSlot, cols), row: 1, cols: make([]int32, cols)}
 }
 
-func (a *accumulator) add(j int32, x float64) {
-	s := &a.slot[j]
-	s.sum += x
-	if a.n == len(a.cols) {
-		a.cols = append(a.cols, 0)
-		a.cols = a.cols[:cap(a.cols)]
+// accumulate adds c·v[k] at column js[k] for the leading entries with
+// js[k] < limit. It works on local copies of a's fields, which the
+// compiler keeps in registers (through a's fields, each addition would
+// wait for the previous one's store), and it has no branch the processor
+// could mispredict: a column's sum is zero until touched, and its stamp
+// says whether it is already listed.
+func accumulate[T float32 | float64](a *accumulator, js []int32, v []T, c float64, limit int32) {
+	slot, cols, n, row := a.slot, a.cols, a.n, a.row
+	v = v[:len(js)]
+	for k, j := range js {
+		if j >= limit {
+			break
+		}
+		s := &slot[j]
+		s.sum += c * float64(v[k])
+		cols[n] = j
+		fresh := 0
+		if s.row != row {
+			fresh = 1
+		}
+		n += fresh
+		s.row = row
 	}
-	a.cols[a.n] = j
-	fresh := 0
-	if s.row != a.row {
-		fresh = 1
-	}
-	a.n += fresh
-	s.row = a.row
+	a.n = n
 }
 
 // flush appends the row to out in order of first touch and starts the

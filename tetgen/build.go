@@ -64,6 +64,7 @@ type Report struct {
 	SteinerFacet   int `json:"steiner_facet"`   // inside input triangles
 	SteinerVolume  int `json:"steiner_volume"`  // inside the body, by refinement
 	VoidSplits     int `json:"void_splits"`     // inside the body, to split zero-pressure tets, faces and edges
+	SteinerDropped int `json:"steiner_dropped"` // interior Steiner points a forced insertion replaced
 	PointsInserted int `json:"points_inserted"` // of Options.Points
 
 	// ConformingRecovery is set when flip-based boundary recovery
@@ -118,6 +119,9 @@ type mesher struct {
 	// conforming recovers the surface by Delaunay insertion of Steiner
 	// points only, never flips: more points, always converges.
 	conforming bool
+
+	ref8     *refiner // refinement queues
+	minEdge2 float64  // squared shortest edge refinement may create
 
 	rep   *Report
 	buf   []int32
@@ -221,7 +225,9 @@ func build(s *format.Surface, opt Options, conforming bool) (*Mesh, *Report, err
 		{"boundary recovery", ms.recoverSurface},
 		{"carve", ms.carve},
 		{"points", ms.insertPoints},
+		{"refine", ms.refine},
 		{"voids", ms.splitVoids},
+		{"optimize", ms.optimize},
 	}
 	for _, st := range stages {
 		ms.stage(st.name)

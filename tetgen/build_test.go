@@ -153,3 +153,19 @@ func TestCoarseIcosahedronIsTwentyTets(t *testing.T) {
 		t.Fatalf("%d tets, %d vertices; want 20 and 13", m.NumTets(), m.NumVertices())
 	}
 }
+
+func TestBuildQuality(t *testing.T) {
+	for _, c := range testShapes() {
+		t.Run(c.name, func(t *testing.T) {
+			m, rep, err := Build(c.s, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMesh(t, c.s, m)
+			q := rep.Quality
+			t.Logf("%d vertices, %d tets; radius-edge max %.2f hist %v; dihedral min %.1f° hist %v; Steiner %d/%d/%d vol, %d void",
+				m.NumVertices(), m.NumTets(), q.MaxRadiusEdge, q.RadiusEdgeHist, q.MinDihedral, q.DihedralHist,
+				rep.SteinerSegment, rep.SteinerFacet, rep.SteinerVolume, rep.VoidSplits)
+		})
+	}
+}

@@ -208,3 +208,42 @@ func BenchmarkDelaunay(b *testing.B) {
 		})
 	}
 }
+
+// checkCarved verifies the links between the carved tets and the
+// subfaces: each subface side names a live tet face with the subface's
+// vertices, whose neighbour slot names the subface back, and every
+// subface reference in a tet is such a side.
+func checkCarved(tb testing.TB, ms *mesher) {
+	tb.Helper()
+	m, s := ms.m, &ms.s
+	checkTri(tb, m)
+	for f := int32(0); f < s.num(); f++ {
+		q := s.sv[3*f : 3*f+3]
+		for k := int32(0); k < 2; k++ {
+			face := s.side[2*f+k]
+			if face == noTet {
+				continue
+			}
+			if !m.alive(face>>2) || !sameFace(m.faceVerts(face), [3]int32{q[0], q[1], q[2]}) || m.across(face) != subfaceRef(f) {
+				tb.Fatalf("subface %d %v side %d: face %d of tet %v (alive %v) links %d", f, q, k, face, m.tet(face>>2), m.alive(face>>2), m.across(face))
+			}
+		}
+	}
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if !m.alive(t) {
+			continue
+		}
+		for k := int32(0); k < 4; k++ {
+			n := m.across(4*t + k)
+			if n == noTet {
+				tb.Fatalf("tet %d face %d has no neighbour", t, k)
+			}
+			if n < noTet {
+				f := refSubface(n)
+				if s.side[2*f] != 4*t+k && s.side[2*f+1] != 4*t+k {
+					tb.Fatalf("tet %d face %d names subface %d, whose sides are %d %d", t, k, f, s.side[2*f], s.side[2*f+1])
+				}
+			}
+		}
+	}
+}

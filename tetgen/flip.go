@@ -198,6 +198,12 @@ var polygonTriangulations = func() [][][][3]int {
 // that accept approves (nil: all), it takes the one whose worst new tet
 // scores best (score nil: the first valid one). It reports success.
 func (m *tri) removeEdge(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64) bool {
+	return m.removeEdgeIf(x, y, t, accept, score, nil)
+}
+
+// removeEdgeIf is removeEdge that commits only if good (nil: always)
+// approves the best triangulation's worst score.
+func (m *tri) removeEdgeIf(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, good func(worst float64) bool) bool {
 	tets, link, ok := m.ring(x, y, t)
 	n := len(link)
 	if !ok || n < 3 || n > maxRemovalRing {
@@ -238,7 +244,7 @@ func (m *tri) removeEdge(x, y, t int32, accept func(tris [][3]int32) bool, score
 			break
 		}
 	}
-	if best == nil {
+	if best == nil || (good != nil && !good(bestScore)) {
 		return false
 	}
 	m.replaceTets(tets, best)

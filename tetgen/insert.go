@@ -2,6 +2,7 @@ package tetgen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -69,7 +70,15 @@ func (m *tri) starShape(v, t0 int32) bool {
 			}
 		}
 		if !bad {
-			return true
+			lost := m.lostVertex()
+			if lost < 0 {
+				return true
+			}
+			if lost == t0 {
+				return false
+			}
+			m.mark[lost] = outCavity
+			m.touched = append(m.touched, lost)
 		}
 		// Keep what is still connected to t0, and rebuild the boundary.
 		for _, t := range m.cav {
@@ -285,7 +294,20 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool)
 	if !m.connected() || !ms.keepsProtected() {
 		return fail()
 	}
+	// The cavity may swallow whole stars: that is fine for Steiner points
+	// of refinement and void splitting (the new vertex replaces them), not
+	// for any vertex the caller or the surface owns.
+	lost := m.lostVertices()
+	for _, u := range lost {
+		if ms.kind[u] != vVolume {
+			return fail()
+		}
+	}
 	m.fillCavity(v)
+	for _, u := range lost {
+		m.vt[u] = noTet
+		ms.rep.SteinerDropped++
+	}
 	return inserted
 }
 
@@ -356,4 +378,48 @@ func (m *tri) connected() bool {
 		m.mark[t] = inCavity
 	}
 	return count == len(m.cav)
+}
+
+// lostVertices returns the vertices of cavity tets that are on no
+// boundary face: the cone would delete them from the mesh.
+func (m *tri) lostVertices() []int32 {
+	onBnd := make(map[int32]bool, 2*len(m.bnd))
+	for _, f := range m.bnd {
+		for _, u := range m.faceVerts(f) {
+			onBnd[u] = true
+		}
+	}
+	var lost []int32
+	for _, t := range m.cav {
+		for _, u := range m.tet(t) {
+			if u >= 0 && !onBnd[u] && !slices.Contains(lost, u) {
+				lost = append(lost, u)
+			}
+		}
+	}
+	return lost
+}
+
+// lostVertex returns a cavity tet having a vertex that is on no boundary
+// face — one the cone would delete from the mesh — or −1. Bowyer–Watson
+// never swallows a vertex in a Delaunay mesh; after flips and forced
+// insertions it can.
+func (m *tri) lostVertex() int32 {
+	onBnd := make(map[int32]bool, 2*len(m.bnd))
+	for _, f := range m.bnd {
+		for _, u := range m.faceVerts(f) {
+			onBnd[u] = true
+		}
+	}
+	for _, t := range m.cav {
+		if m.mark[t] != inCavity {
+			continue
+		}
+		for _, u := range m.tet(t) {
+			if u >= 0 && !onBnd[u] {
+				return t
+			}
+		}
+	}
+	return -1
 }

@@ -1,5 +1,7 @@
 package tetgen
 
+import "slices"
+
 // Insertion of a vertex into the surface triangulation (Bowyer–Watson in
 // the facets), and, once the mesh is carved, into the tets beside it.
 
@@ -125,6 +127,9 @@ func (ms *mesher) surfFan(v int32) {
 		}
 		s.set(g, ce.a, ce.b, v, bit(ce.seg, 0))
 		s.relink(ce.across, g, 0)
+		if s.side != nil {
+			s.side[2*g], s.side[2*g+1] = noTet, noTet
+		}
 		c.fan = append(c.fan, g)
 	}
 	// The boundary is one cycle: link each fan subface to the one that
@@ -153,4 +158,187 @@ func (ms *mesher) addToSurface(v, f, e int32) bool {
 	}
 	ms.surfFan(v)
 	return true
+}
+
+// insertOnSurface inserts vertex v, lying in subface f or on its edge e,
+// into the carved mesh: the surface cavity of v is replaced by its fan,
+// and the tets beside it — with every tet in conflict with v reachable
+// without crossing a subface — by the cone from v. Tets touching a
+// subface of the same facet outside the surface cavity stay out (v would
+// be coplanar with it), and the cavity is shrunk until v sees its whole
+// boundary. On failure nothing changes.
+func (ms *mesher) insertOnSurface(v, f, e int32) int {
+	if !ms.surfaceCavity(v, f, e) {
+		return hidden
+	}
+	m, s, c := ms.m, &ms.s, &ms.sc
+	facets := [2]int32{s.facet[c.subs[0]], s.facet[c.subs[len(c.subs)-1]]}
+	m.cav, m.bnd, m.outer = m.cav[:0], m.bnd[:0], m.outer[:0]
+	for _, g := range c.subs {
+		for k := 0; k < 2; k++ {
+			if face := s.side[2*g+int32(k)]; face != noTet && m.mark[face>>2] != inCavity {
+				m.mark[face>>2] = inCavity
+				m.cav = append(m.cav, face>>2)
+			}
+		}
+	}
+	required := len(m.cav)
+	touchesFacet := func(t int32) bool {
+		for k := int32(0); k < 4; k++ {
+			if n := m.c[t<<3|4|k]; n < noTet {
+				g := refSubface(n)
+				if !c.has(g) && (s.facet[g] == facets[0] || s.facet[g] == facets[1]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(m.cav); i++ {
+		t := m.cav[i]
+		for k := int32(0); k < 4; k++ {
+			n := m.c[t<<3|4|k]
+			if n < 0 {
+				continue
+			}
+			u := n >> 2
+			if m.mark[u] != 0 {
+				continue
+			}
+			if m.inSphere(u, v) && !touchesFacet(u) {
+				m.mark[u] = inCavity
+				m.cav = append(m.cav, u)
+			} else {
+				m.mark[u] = outCavity
+				m.touched = append(m.touched, u)
+			}
+		}
+	}
+	if !m.shrinkToStar(v, required, c) {
+		m.clearMarks()
+		return hidden
+	}
+	m.fillCavity(v)
+	ms.surfFan(v)
+	// The cone's faces through v on the surface are the fan's subfaces:
+	// an edge x→y of the cavity boundary, seen from the tet whose face
+	// (x, y, v) is outward along the subface's normal, is its inner side.
+	for _, id := range m.newTets {
+		for k := int32(0); k < 4; k++ {
+			q := m.faceVerts(4*id + k)
+			var x, y int32
+			switch v {
+			case q[0]:
+				x, y = q[1], q[2]
+			case q[1]:
+				x, y = q[2], q[0]
+			case q[2]:
+				x, y = q[0], q[1]
+			default:
+				continue
+			}
+			for i, ce := range c.edges {
+				g := c.fan[i]
+				side := -1
+				switch {
+				case ce.a == x && ce.b == y:
+					side = 0
+				case ce.a == y && ce.b == x:
+					side = 1
+				}
+				if side >= 0 {
+					s.side[2*g+int32(side)] = 4*id + k
+					m.c[id<<3|4|k] = subfaceRef(g)
+					break
+				}
+			}
+		}
+	}
+	return inserted
+}
+
+// shrinkToStar drops cavity tets (never the first required ones) until v
+// sees every boundary face strictly from inside, then lists the boundary
+// in m.bnd and m.outer, leaving out the faces of the surface cavity's
+// subfaces (c may be nil). It reports false if a required tet must go.
+func (m *tri) shrinkToStar(v int32, required int, c *surfCavity) bool {
+	for {
+		m.bnd, m.outer = m.bnd[:0], m.outer[:0]
+		for _, t := range m.cav {
+			if m.mark[t] != inCavity {
+				continue
+			}
+			for k := int32(0); k < 4; k++ {
+				n := m.c[t<<3|4|k]
+				if n >= 0 && m.mark[n>>2] == inCavity {
+					continue
+				}
+				if n < noTet && c != nil && c.has(refSubface(n)) {
+					continue
+				}
+				m.bnd = append(m.bnd, 4*t+k)
+				m.outer = append(m.outer, n)
+			}
+		}
+		bad := false
+		for _, f := range m.bnd {
+			t := f >> 2
+			if m.mark[t] != inCavity || m.orientFace(t, int(f&3), v) < 0 {
+				continue
+			}
+			if slices.Contains(m.cav[:required], t) {
+				return false
+			}
+			m.mark[t] = outCavity
+			m.touched = append(m.touched, t)
+			bad = true
+		}
+		if bad {
+			continue
+		}
+		// Keep only what stays joined to the required tets: a detached
+		// piece would be coned from v across tets that stay.
+		const joined = 3
+		stack := append(m.buf2[:0], m.cav[:required]...)
+		for _, t := range stack {
+			m.mark[t] = joined
+		}
+		for len(stack) > 0 {
+			t := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for k := int32(0); k < 4; k++ {
+				if n := m.c[t<<3|4|k]; n >= 0 && m.mark[n>>2] == inCavity {
+					m.mark[n>>2] = joined
+					stack = append(stack, n>>2)
+				}
+			}
+		}
+		m.buf2 = stack
+		keep := m.cav[:0]
+		detached := false
+		for _, t := range m.cav {
+			switch m.mark[t] {
+			case joined:
+				m.mark[t] = inCavity
+				keep = append(keep, t)
+			case inCavity:
+				m.mark[t] = outCavity
+				m.touched = append(m.touched, t)
+				detached = true
+			}
+		}
+		m.cav = keep
+		if detached {
+			continue
+		}
+		lost := m.lostVertex()
+		if lost < 0 {
+			return true
+		}
+		if slices.Contains(m.cav[:required], lost) {
+			return false
+		}
+		m.mark[lost] = outCavity
+		m.touched = append(m.touched, lost)
+	}
 }

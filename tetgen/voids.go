@@ -2,6 +2,7 @@ package tetgen
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -45,6 +46,13 @@ func (ms *mesher) splitVoids() error {
 			if at < 0 {
 				continue
 			}
+			if !ms.opt.Coarse {
+				if v := ms.splitVoidCentred(sx); v >= 0 {
+					ms.tagSteiner(v)
+					ms.rep.VoidSplits++
+					continue
+				}
+			}
 			var c geom.Vec
 			for _, v := range sx.v[:sx.n] {
 				c = geom.Add(c, m.pos(v))
@@ -63,6 +71,34 @@ func (ms *mesher) splitVoids() error {
 			ms.rep.VoidSplits++
 		}
 	}
+}
+
+// splitVoidCentred splits a zero-pressure simplex in a refined mesh at the
+// centroid of the vertices of the tets that have it — in the middle of
+// the region that changes rather than on the simplex, which may hug the
+// surface — by a forced insertion replacing those tets. It returns the new
+// vertex, or −1.
+func (ms *mesher) splitVoidCentred(sx voidSimplex) int32 {
+	m := ms.m
+	holders := ms.holders(sx)
+	var c geom.Vec
+	n := 0
+	seen := map[int32]bool{}
+	for _, t := range holders {
+		for _, u := range m.tet(t) {
+			if !seen[u] {
+				seen[u] = true
+				c = geom.Add(c, m.pos(u))
+				n++
+			}
+		}
+	}
+	v := ms.addVertex(geom.Scale(1/float64(n), c), vVolume, -1, onNone)
+	if ms.insertForced(v, holders[0], holders, true) == inserted {
+		return v
+	}
+	ms.popVertex()
+	return -1
 }
 
 // forceVoid removes a zero-pressure simplex too flat for a point inside it:
@@ -94,14 +130,45 @@ func (ms *mesher) forceVoid(sx voidSimplex, at int32) int32 {
 		}
 		return 0
 	})
-	for _, t := range cand {
+	var points []geom.Vec
+	// First, points just inside the surface next to the simplex: below
+	// the centre of the holders' subfaces (a flat tet under a saddle-shaped
+	// pair of subfaces must be seen from there).
+	var c, n geom.Vec
+	size := 0.0
+	for _, t := range holders {
 		q := m.tet(t)
-		var c geom.Vec
-		for _, u := range q {
-			c = geom.Add(c, m.pos(u))
+		for k := int32(0); k < 4; k++ {
+			if m.c[t<<3|4|k] < noTet {
+				f := m.faceVerts(4*t + k)
+				a, b, cc := m.pos(f[0]), m.pos(f[1]), m.pos(f[2])
+				n = geom.Add(n, geom.Cross(geom.Sub(b, a), geom.Sub(cc, a)))
+			}
 		}
-		v := ms.addVertex(geom.Scale(0.25, c), vVolume, -1, onNone)
-		if ms.insertForced(v, t, holders, true) == inserted {
+		for _, e := range tetEdges {
+			size = max(size, math.Sqrt(geom.Dist2(m.pos(q[e[0]]), m.pos(q[e[1]]))))
+		}
+	}
+	for _, u := range sx.v[:sx.n] {
+		c = geom.Add(c, m.pos(u))
+	}
+	c = geom.Scale(1/float64(sx.n), c)
+	if ln := geom.Norm(n); ln > 0 {
+		// The faces point out of their tets, into the surface's outside.
+		for _, d := range []float64{0.3, 0.15, 0.05} {
+			points = append(points, geom.Add(c, geom.Scale(-d*size/ln, n)))
+		}
+	}
+	for _, t := range cand {
+		var cc geom.Vec
+		for _, u := range m.tet(t) {
+			cc = geom.Add(cc, m.pos(u))
+		}
+		points = append(points, geom.Scale(0.25, cc))
+	}
+	for _, p := range points {
+		v := ms.addVertex(p, vVolume, -1, onNone)
+		if ms.insertForced(v, at, holders, true) == inserted {
 			return v
 		}
 		ms.popVertex()

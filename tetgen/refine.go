@@ -1,0 +1,353 @@
+package tetgen
+
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// Delaunay refinement (Shewchuk 1998, "Tetrahedral mesh generation by
+// Delaunay refinement"), with three queues in priority order:
+//   - a subsegment whose diametral sphere holds a vertex is split (at a
+//     power-of-two shell from an input end, or its middle);
+//   - a subface whose diametral sphere holds a vertex is split at its
+//     circumcentre, unless that point would encroach a subsegment, which
+//     is split instead;
+//   - a tet whose radius-edge ratio exceeds the bound, or that is too big
+//     for MaxVolume, EdgeLength or Sizing, gets a vertex at its
+//     circumcentre, unless that point lies outside the body or in the
+//     diametral sphere of a subface, which is then split instead.
+// Every vertex insertion queues the subfaces around it for the
+// encroachment test and its new tets for the quality test.
+
+// refiner holds the work queues of refinement.
+type refiner struct {
+	segs  []int32 // subface half-edges 3·f+e to test as subsegments
+	faces []int32 // subfaces to test for encroachment
+	tets  []int32 // tets to test for quality (checked when taken)
+	head  int     // tets[:head] are done
+	// giveUp counts failed attempts per tet (by its sorted vertices):
+	// a tet whose refinement keeps failing is left alone.
+	giveUp map[[4]int32]int
+}
+
+// minRefineEdge is the shortest edge refinement creates, relative to the
+// body's size: below it, points would crowd within rounding distance of
+// each other (only near very small input angles).
+const minRefineEdge = 1e-9
+
+func (ms *mesher) refine() error {
+	if ms.opt.Coarse {
+		return nil
+	}
+	m := ms.m
+	r := &refiner{giveUp: map[[4]int32]int{}}
+	ms.ref8 = r
+	lo, hi := ms.bounds()
+	ms.minEdge2 = math.Pow(minRefineEdge*math.Sqrt(geom.Dist2(lo, hi)), 2)
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if m.alive(t) {
+			r.tets = append(r.tets, t)
+		}
+	}
+	for steps := 0; ; steps++ {
+		switch {
+		case len(r.segs) > 0:
+			h := r.segs[len(r.segs)-1]
+			r.segs = r.segs[:len(r.segs)-1]
+			f, e := h/3, h%3
+			if f < ms.s.num() && ms.s.isSeg(f, e) && ms.encroachedSubsegment2(f, e) {
+				ms.splitSubsegmentRefine(f, e)
+			}
+		case len(r.faces) > 0:
+			f := r.faces[len(r.faces)-1]
+			r.faces = r.faces[:len(r.faces)-1]
+			if f < ms.s.num() {
+				for e := int32(0); e < 3; e++ {
+					if ms.s.isSeg(f, e) {
+						r.segs = append(r.segs, 3*f+e)
+					}
+				}
+				if ms.encroachedSubface(f) {
+					ms.splitSubfaceRefine(f)
+				}
+			}
+		case r.head < len(r.tets):
+			t := r.tets[r.head]
+			r.head++
+			if r.head > 1<<16 && r.head > len(r.tets)/2 {
+				r.tets = append(r.tets[:0], r.tets[r.head:]...)
+				r.head = 0
+			}
+			if m.alive(t) && ms.isBad(t) {
+				ms.splitTet(t)
+			}
+		default:
+			return nil
+		}
+		if ms.opt.Progress != nil && steps%65536 == 0 {
+			ms.opt.Progress("refine", 0)
+		}
+	}
+}
+
+// bounds returns the bounding box of the input vertices.
+func (ms *mesher) bounds() (lo, hi geom.Vec) {
+	lo = geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi = geom.Vec{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for v := range ms.kind {
+		if ms.kind[v] != vInput {
+			continue
+		}
+		p := ms.m.pos(int32(v))
+		for k := 0; k < 3; k++ {
+			lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
+		}
+	}
+	return lo, hi
+}
+
+// tetCircumcentre returns the circumcentre of tet t and the squared
+// circumradius.
+func (m *tri) tetCircumcentre(t int32) (geom.Vec, float64) {
+	q := m.tet(t)
+	a := m.pos(q[0])
+	u, v, w := geom.Sub(m.pos(q[1]), a), geom.Sub(m.pos(q[2]), a), geom.Sub(m.pos(q[3]), a)
+	den := 2 * geom.Dot(u, geom.Cross(v, w))
+	num := geom.Add(geom.Add(geom.Scale(geom.Dot(u, u), geom.Cross(v, w)),
+		geom.Scale(geom.Dot(v, v), geom.Cross(w, u))), geom.Scale(geom.Dot(w, w), geom.Cross(u, v)))
+	off := geom.Scale(1/den, num)
+	return geom.Add(a, off), geom.Dot(off, off)
+}
+
+// isBad reports whether tet t needs refinement.
+func (ms *mesher) isBad(t int32) bool {
+	m := ms.m
+	q := m.tet(t)
+	cc, r2 := m.tetCircumcentre(t)
+	if math.IsInf(r2, 0) || math.IsNaN(r2) {
+		return false
+	}
+	short := math.Inf(1)
+	for _, e := range tetEdges {
+		short = min(short, geom.Dist2(m.pos(q[e[0]]), m.pos(q[e[1]])))
+	}
+	if short < ms.minEdge2 {
+		return false
+	}
+	o := &ms.opt
+	b := o.Quality
+	if r2 > b*b*short {
+		return true
+	}
+	// The regular tet with edge L has circumradius L·√(3/8).
+	const regular = 0.375
+	if o.EdgeLength > 0 && r2 > regular*o.EdgeLength*o.EdgeLength {
+		return true
+	}
+	if o.MaxVolume > 0 {
+		a := m.pos(q[0])
+		vol := geom.Dot(geom.Sub(m.pos(q[1]), a), geom.Cross(geom.Sub(m.pos(q[2]), a), geom.Sub(m.pos(q[3]), a))) / 6
+		if vol > o.MaxVolume {
+			return true
+		}
+	}
+	if o.Sizing != nil {
+		if h := o.Sizing(cc); h > 0 && r2 > regular*h*h {
+			return true
+		}
+	}
+	return false
+}
+
+// splitTet inserts the circumcentre of bad tet t, or splits the subfaces
+// it encroaches.
+func (ms *mesher) splitTet(t int32) {
+	m, r := ms.m, ms.ref8
+	key := sortedTet(m.tet(t))
+	if r.giveUp[key] >= 3 {
+		return
+	}
+	cc, _ := m.tetCircumcentre(t)
+	v := ms.addVertex(cc, vVolume, -1, onNone)
+	t0, blocked := m.locate(v, t)
+	if blocked >= 0 {
+		// Outside the body (or beyond the core surface): the subface in
+		// the way is split if the point encroaches it.
+		ms.popVertex()
+		if n := m.across(blocked); n >= noTet || !ms.encroaches(cc, refSubface(n)) || !ms.splitSubfaceRefine(refSubface(n)) {
+			r.giveUp[key] = 3
+			return
+		}
+		r.tets = append(r.tets, t)
+		return
+	}
+	if m.hasVertexAt(t0, cc) >= 0 {
+		ms.popVertex()
+		r.giveUp[key] = 3
+		return
+	}
+	m.findCavity(v, t0)
+	// A circumcentre inside a subface's diametral sphere would sit too
+	// close to the surface: split the subface instead.
+	var enc []int32
+	for _, n := range m.outer {
+		if n < noTet && ms.encroaches(cc, refSubface(n)) {
+			enc = append(enc, refSubface(n))
+		}
+	}
+	if len(enc) > 0 {
+		m.clearMarks()
+		ms.popVertex()
+		split := false
+		for _, f := range enc {
+			// An earlier split may have replaced it: test again.
+			if f < ms.s.num() && ms.encroaches(cc, f) && ms.splitSubfaceRefine(f) {
+				split = true
+			}
+		}
+		if !split {
+			r.giveUp[key]++
+		}
+		r.tets = append(r.tets, t)
+		return
+	}
+	if !m.starShape(v, t0) {
+		m.clearMarks()
+		ms.popVertex()
+		r.giveUp[key]++
+		r.tets = append(r.tets, t)
+		return
+	}
+	m.fillCavity(v)
+	ms.tagSteiner(v)
+	ms.rep.SteinerVolume++
+	ms.afterInsert()
+}
+
+func sortedTet(q []int32) [4]int32 {
+	k := [4]int32{q[0], q[1], q[2], q[3]}
+	for i := 1; i < 4; i++ {
+		for j := i; j > 0 && k[j] < k[j-1]; j-- {
+			k[j], k[j-1] = k[j-1], k[j]
+		}
+	}
+	return k
+}
+
+// afterInsert queues the new tets.
+func (ms *mesher) afterInsert() {
+	ms.ref8.tets = append(ms.ref8.tets, ms.m.newTets...)
+}
+
+// subfaceCircle returns the circumcentre and squared circumradius of
+// subface f.
+func (ms *mesher) subfaceCircle(f int32) (geom.Vec, float64) {
+	q := ms.s.sv[3*f : 3*f+3]
+	a := ms.m.pos(q[0])
+	c := circumcentre(a, ms.m.pos(q[1]), ms.m.pos(q[2]))
+	return c, geom.Dist2(c, a)
+}
+
+// encroaches reports whether p lies inside the diametral sphere of
+// subface f.
+func (ms *mesher) encroaches(p geom.Vec, f int32) bool {
+	c, r2 := ms.subfaceCircle(f)
+	return geom.Dist2(p, c) < r2*(1-1e-12)
+}
+
+// encroachedSubface reports whether a vertex of a tet beside subface f
+// lies inside its diametral sphere.
+func (ms *mesher) encroachedSubface(f int32) bool {
+	m, s := ms.m, &ms.s
+	q := s.sv[3*f : 3*f+3]
+	for k := 0; k < 2; k++ {
+		face := s.side[2*f+int32(k)]
+		if face == noTet {
+			continue
+		}
+		apex := m.c[(face>>2)<<3|face&3]
+		if apex == q[0] || apex == q[1] || apex == q[2] {
+			continue
+		}
+		if ms.encroaches(m.pos(apex), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// encroachedSubsegment2 reports whether a vertex of a tet around
+// subsegment e of subface f lies inside its diametral sphere.
+func (ms *mesher) encroachedSubsegment2(f, e int32) bool {
+	m := ms.m
+	a, b := ms.s.edge(f, e)
+	pa, pb := m.pos(a), m.pos(b)
+	ms.buf = m.star(a, ms.buf)
+	for _, t := range ms.buf {
+		q := m.tet(t)
+		if q[0] != b && q[1] != b && q[2] != b && q[3] != b {
+			continue
+		}
+		for _, w := range q {
+			if w != a && w != b && geom.Dot(geom.Sub(m.pos(w), pa), geom.Sub(m.pos(w), pb)) < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitSubfaceRefine splits subface f at its circumcentre, or splits the
+// subsegment that point encroaches. It reports whether a vertex was
+// inserted.
+func (ms *mesher) splitSubfaceRefine(f int32) bool {
+	s := &ms.s
+	cc, r2 := ms.subfaceCircle(f)
+	if r2 < ms.minEdge2 {
+		return false
+	}
+	near := s.sv[3*f]
+	v := ms.addVertex(cc, vFacet, s.facet[f], ms.on[near])
+	g, e, blocked := ms.locateInFacet(f, v)
+	if !blocked && (e < 0 || !s.isSeg(g, e)) {
+		if sf, se, enc := ms.encroachedSubsegment(v, g, e); enc {
+			g, e, blocked = sf, se, true
+		}
+	}
+	if blocked || (e >= 0 && s.isSeg(g, e)) {
+		ms.popVertex()
+		return ms.splitSubsegmentRefine(g, e)
+	}
+	if ms.insertOnSurface(v, g, e) != inserted {
+		ms.popVertex()
+		return false
+	}
+	ms.countSteiner(vFacet)
+	ms.afterSurfaceInsert()
+	return true
+}
+
+// splitSubsegmentRefine splits subsegment e of subface f and reports
+// whether it did.
+func (ms *mesher) splitSubsegmentRefine(f, e int32) bool {
+	a, b := ms.s.edge(f, e)
+	if geom.Dist2(ms.m.pos(a), ms.m.pos(b)) < 4*ms.minEdge2 {
+		return false
+	}
+	p, ref, err := ms.segmentSplitPoint(a, b)
+	if err != nil {
+		return false
+	}
+	v := ms.addVertex(p, vSegment, ref, ms.on[a])
+	if ms.insertOnSurface(v, f, e) != inserted {
+		ms.popVertex()
+		return false
+	}
+	ms.countSteiner(vSegment)
+	ms.afterSurfaceInsert()
+	return true
+}
+
+// afterSurfaceInsert queues what a new surface vertex changed.
+func (ms *mesher) afterSurfaceInsert() { ms.afterInsert() }

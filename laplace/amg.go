@@ -419,7 +419,7 @@ func galerkinLower[T float32 | float64](v *symView[T], p, r *csr[float32]) csr[f
 type accumulator struct {
 	slot []accSlot
 	row  int32   // stamp of the row being summed
-	cols []int32 // columns touched, in order of first touch (cols[:n]); room for all
+	cols []int32 // columns touched, in order of first touch (cols[:n]), and room for one more
 	n    int
 }
 
@@ -429,7 +429,7 @@ type accSlot struct {
 }
 
 func newAccumulator(cols int) *accumulator {
-	return &accumulator{slot: make([]accSlot, cols), row: 1, cols: make([]int32, cols)}
+	return &accumulator{slot: make([]accSlot, cols), row: 1, cols: make([]int32, cols+1)}
 }
 
 // accumulate adds c·v[k] at column js[k] for the leading entries with

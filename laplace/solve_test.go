@@ -297,6 +297,8 @@ func TestSolveSystemErrors(t *testing.T) {
 		{"column range", csr(1, 1, []int{0, 1}, []int{3}, []float64{1}), []float64{1}, "outside"},
 		{"pointers", csr(2, 2, []int{0, 1}, []int{0}, []float64{1}), []float64{1, 1}, "inconsistent"},
 		{"infinite entry", csr(1, 1, []int{0, 1}, []int{0}, []float64{math.Inf(1)}), []float64{1}, "is +Inf"},
+		{"asymmetric values", csr(2, 2, []int{0, 2, 4}, []int{0, 1, 0, 1}, []float64{2, -1, -0.5, 2}), []float64{1, 1}, "not symmetric"},
+		{"asymmetric pattern", csr(2, 2, []int{0, 2, 3}, []int{0, 1, 1}, []float64{2, -1, 2}), []float64{1, 1}, "not symmetric"},
 	}
 	for _, tc := range tests {
 		_, err := SolveSystem(tc.a, tc.b, Options{})

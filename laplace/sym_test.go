@@ -1,0 +1,378 @@
+package laplace
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// refMatrix is a symmetric matrix as plain sorted rows, the reference the
+// block storage is checked against.
+type refMatrix [][]refEntry
+
+type refEntry struct {
+	j int32
+	v float64
+}
+
+// randomSPD returns a diagonally dominant (so SPD) symmetric matrix over
+// several blocks and a partial one: each row couples to nearby rows, some
+// far ones (outer couplings), a few with positive entries.
+func randomSPD(n int, seed uint64) refMatrix {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	pairs := map[[2]int32]float64{}
+	for i := 0; i < n; i++ {
+		for range 4 {
+			j := i + 1 + rng.IntN(60)
+			if rng.IntN(10) == 0 {
+				j = rng.IntN(n)
+			}
+			if j == i || j >= n {
+				continue
+			}
+			v := -rng.Float64()
+			if rng.IntN(8) == 0 {
+				v = 0.3 * rng.Float64()
+			}
+			pairs[[2]int32{int32(min(i, j)), int32(max(i, j))}] = v
+		}
+	}
+	a := make(refMatrix, n)
+	abs := make([]float64, n)
+	for p, v := range pairs {
+		a[p[0]] = append(a[p[0]], refEntry{p[1], v})
+		a[p[1]] = append(a[p[1]], refEntry{p[0], v})
+		abs[p[0]] += math.Abs(v)
+		abs[p[1]] += math.Abs(v)
+	}
+	for i := range a {
+		a[i] = append(a[i], refEntry{int32(i), abs[i] + 0.1 + rng.Float64()})
+		slices.SortFunc(a[i], func(x, y refEntry) int { return int(x.j - y.j) })
+	}
+	return a
+}
+
+func (a refMatrix) sym(t *testing.T) symMatrix[float64] {
+	t.Helper()
+	type scratch struct {
+		col []int32
+		val []float64
+	}
+	row := func(s *scratch, i int) ([]int32, []float64) {
+		s.col, s.val = s.col[:0], s.val[:0]
+		for _, e := range a[i] {
+			s.col, s.val = append(s.col, e.j), append(s.val, e.v)
+		}
+		return s.col, s.val
+	}
+	m, err := buildSym[*scratch, float64](len(a), func() *scratch { return &scratch{} }, func(s *scratch, i int) (int, int) {
+		cols, _ := row(s, i)
+		return splitCounts(cols, i, len(a))
+	}, row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func (a refMatrix) mul(x []float64) []float64 {
+	y := make([]float64, len(a))
+	for i, row := range a {
+		for _, e := range row {
+			y[i] += e.v * x[e.j]
+		}
+	}
+	return y
+}
+
+// sweep is hybrid ℓ1 Gauss–Seidel from its definition: per block, rows in
+// the given direction, rows of the block already visited at their new
+// values, all other values at old.
+func (a refMatrix) sweep(old, b []float64, forward bool) []float64 {
+	n := len(a)
+	x := slices.Clone(old)
+	for lo := 0; lo < n; lo += gsBlock {
+		hi := min(lo+gsBlock, n)
+		for k := range hi - lo {
+			i := lo + k
+			if !forward {
+				i = hi - 1 - k
+			}
+			s, d := b[i], 0.0
+			for _, e := range a[i] {
+				j := int(e.j)
+				switch {
+				case j == i:
+					d += e.v
+					s -= e.v * old[i]
+				case j < lo || j >= hi:
+					d += math.Abs(e.v)
+					s -= e.v * old[j]
+				case (j < i) == forward:
+					s -= e.v * x[j]
+				default:
+					s -= e.v * old[j]
+				}
+			}
+			x[i] = old[i] + s/d
+		}
+	}
+	return x
+}
+
+func randomVector(n int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = 2*rng.Float64() - 1
+	}
+	return x
+}
+
+func assertClose(t *testing.T, what string, got, want []float64, tol float64) {
+	t.Helper()
+	var scale float64
+	for _, w := range want {
+		scale = max(scale, math.Abs(w))
+	}
+	for i := range want {
+		if d := math.Abs(got[i] - want[i]); !(d <= tol*scale) {
+			t.Fatalf("%s: entry %d is %.17g, want %.17g", what, i, got[i], want[i])
+		}
+	}
+}
+
+const symTestRows = 2*gsBlock + 777 // two full blocks and a partial one
+
+// The block storage holds exactly the matrix it was built from: every
+// row gathered through a view, and products with it, match the plain rows.
+func TestSymMatrixHoldsTheMatrix(t *testing.T) {
+	ref := randomSPD(symTestRows, 1)
+	a := ref.sym(t)
+	if a.nnz() != func() (k int) {
+		for _, r := range ref {
+			k += len(r)
+		}
+		return
+	}() {
+		t.Fatalf("nnz %d", a.nnz())
+	}
+	v := newSymView(&a)
+	var buf rowBuf
+	for i, row := range ref {
+		v.row(i, &buf, nil)
+		if len(buf.col) != len(row) {
+			t.Fatalf("row %d has %d entries, want %d", i, len(buf.col), len(row))
+		}
+		for k, e := range row {
+			if buf.col[k] != e.j || buf.val[k] != e.v {
+				t.Fatalf("row %d entry %d is (%d, %g), want (%d, %g)", i, k, buf.col[k], buf.val[k], e.j, e.v)
+			}
+		}
+	}
+	x := randomVector(a.n, 2)
+	want := ref.mul(x)
+	y := make([]float64, a.n)
+	partial := make([]float64, numChunks(a.n))
+	d := a.mulVecDot(y, x, partial)
+	assertClose(t, "A x", y, want, 1e-14)
+	var wd float64
+	for i := range x {
+		wd += x[i] * want[i]
+	}
+	if math.Abs(d-wd) > 1e-12*math.Abs(wd) {
+		t.Errorf("x·Ax = %g, want %g", d, wd)
+	}
+	b := randomVector(a.n, 3)
+	r := make([]float64, a.n)
+	a.residual(r, b, x)
+	for i := range want {
+		want[i] = b[i] - want[i]
+	}
+	assertClose(t, "b − A x", r, want, 1e-14)
+}
+
+// A matrix built from its lower triangle is the one built from full rows.
+func TestSymFromLower(t *testing.T) {
+	ref := randomSPD(symTestRows, 4)
+	l := csr[float64]{rows: len(ref), cols: len(ref), rowPtr: make([]int, len(ref)+1)}
+	for i, row := range ref {
+		for _, e := range row {
+			if int(e.j) <= i {
+				l.col, l.val = append(l.col, e.j), append(l.val, e.v)
+			}
+		}
+		l.rowPtr[i+1] = len(l.col)
+	}
+	got, err := symFromLower[float64](&l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ref.sym(t)
+	if !slices.Equal(got.diag, want.diag) || !slices.Equal(got.lowPtr, want.lowPtr) || !slices.Equal(got.lowCol, want.lowCol) ||
+		!slices.Equal(got.lowVal, want.lowVal) || !slices.Equal(got.outPtr, want.outPtr) || !slices.Equal(got.outCol, want.outCol) ||
+		!slices.Equal(got.outVal, want.outVal) {
+		t.Fatal("matrices differ")
+	}
+}
+
+// The sweeps are hybrid ℓ1 Gauss–Seidel as defined, however they gather
+// and push; forwardFromZero also returns the exact residual.
+func TestSweepsMatchDefinition(t *testing.T) {
+	ref := randomSPD(symTestRows, 5)
+	a := ref.sym(t)
+	inv := l1InverseDiagonal(&a)
+	old, b := randomVector(a.n, 6), randomVector(a.n, 7)
+	x := make([]float64, a.n)
+	a.backward(x, old, b, inv)
+	assertClose(t, "backward", x, ref.sweep(old, b, false), 1e-13)
+	a.forward(x, old, b, inv)
+	assertClose(t, "forward", x, ref.sweep(old, b, true), 1e-13)
+	r := make([]float64, a.n)
+	a.forwardFromZero(x, r, b, inv)
+	assertClose(t, "forwardFromZero", x, ref.sweep(make([]float64, a.n), b, true), 1e-13)
+	want := ref.mul(x)
+	for i := range want {
+		want[i] = b[i] - want[i]
+	}
+	assertClose(t, "its residual", r, want, 1e-13)
+}
+
+// updateDirections forms q = A p from the last sweep: check it against a
+// product with A, on a mesh whose hierarchy has several levels.
+func TestUpdateDirectionsIsAProduct(t *testing.T) {
+	m := jitteredCube(24, 0.4, 3)
+	order, unknown := freeOrder(m)
+	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := newAMG(&sys.a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.levels) < 3 {
+		t.Fatalf("%d levels", len(h.levels))
+	}
+	n := sys.a.n
+	r, p, q := randomVector(n, 8), randomVector(n, 9), randomVector(n, 10)
+	z := make([]float64, n)
+	h.apply(z, r)
+	const beta = 0.37
+	wantP := make([]float64, n)
+	for i := range wantP {
+		wantP[i] = z[i] + beta*p[i]
+	}
+	az := make([]float64, n)
+	partial := make([]float64, numChunks(n))
+	sys.a.mulVecDot(az, z, partial)
+	wantQ := make([]float64, n)
+	var wantPQ float64
+	for i := range wantQ {
+		wantQ[i] = az[i] + beta*q[i]
+		wantPQ += wantP[i] * wantQ[i]
+	}
+	pq := h.updateDirections(p, q, z, r, beta, partial)
+	assertClose(t, "p", p, wantP, 1e-15)
+	assertClose(t, "q", q, wantQ, 1e-12)
+	if math.Abs(pq-wantPQ) > 1e-12*math.Abs(wantPQ) {
+		t.Errorf("p·q = %g, want %g", pq, wantPQ)
+	}
+}
+
+// The coarse operator is Pᵀ A P, checked against the triple product
+// formed entry by entry.
+func TestGalerkinProduct(t *testing.T) {
+	ref := randomSPD(symTestRows, 11)
+	a := ref.sym(t)
+	v := newSymView(&a)
+	st := strongCouplings(v, strengthTheta)
+	agg, nc := aggregate(v, st)
+	if nc == 0 || nc >= a.n {
+		t.Fatalf("%d aggregates", nc)
+	}
+	p := prolongator(v, st, agg, nc)
+	r := p.transpose()
+	l := galerkinLower(v, &p, &r)
+	ac, err := symFromLower[float64](&l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (Pᵀ A P) e_J = Pᵀ (A (P e_J)) for a few coarse columns J.
+	cv := newSymView(&ac)
+	var buf rowBuf
+	for _, J := range []int{0, 1, nc / 3, nc / 2, nc - 1} {
+		pe := make([]float64, a.n)
+		for i := 0; i < a.n; i++ {
+			cols, vals := p.row(i)
+			for k, c := range cols {
+				if int(c) == J {
+					pe[i] = float64(vals[k])
+				}
+			}
+		}
+		ape := ref.mul(pe)
+		want := make([]float64, nc)
+		for i := 0; i < a.n; i++ {
+			cols, vals := p.row(i)
+			for k, c := range cols {
+				want[c] += float64(vals[k]) * ape[i]
+			}
+		}
+		got := make([]float64, nc)
+		for I := range nc {
+			cv.row(I, &buf, nil)
+			for k, c := range buf.col {
+				if int(c) == J {
+					got[I] = buf.val[k]
+				}
+			}
+		}
+		assertClose(t, "coarse column", got, want, 1e-12)
+	}
+}
+
+// Strength is a property of a pair, wherever the pair is stored.
+func TestStrengthSymmetric(t *testing.T) {
+	ref := randomSPD(symTestRows, 12)
+	a := ref.sym(t)
+	v := newSymView(&a)
+	st := strongCouplings(v, 0.25)
+	flag := map[[2]int32]bool{}
+	var buf rowBuf
+	count := 0
+	for i := 0; i < a.n; i++ {
+		v.row(i, &buf, st)
+		for k, j := range buf.col {
+			key := [2]int32{min(int32(i), j), max(int32(i), j)}
+			if f, ok := flag[key]; ok && f != buf.strong[k] {
+				t.Fatalf("pair %v is strong in one row and not in the other", key)
+			}
+			flag[key] = buf.strong[k]
+			if buf.strong[k] {
+				count++
+			}
+		}
+	}
+	if count == 0 || count == 2*len(flag)-a.n {
+		t.Fatalf("%d strong entries of %d: the threshold tests nothing", count, 2*len(flag)-a.n)
+	}
+}
+
+// A row that touches every column, and then one of them again, fits.
+func TestAccumulatorFullRow(t *testing.T) {
+	acc := newAccumulator(3)
+	accumulate(acc, []int32{0, 1, 2, 1}, []float64{1, 2, 3, 4}, 1, math.MaxInt32)
+	var out rowSink[float64]
+	acc.flush(&out)
+	if !slices.Equal(out.col, []int32{0, 1, 2}) || !slices.Equal(out.val, []float64{1, 6, 3}) {
+		t.Fatalf("%v %v", out.col, out.val)
+	}
+	accumulate(acc, []int32{2, 0}, []float32{5, 6}, 2, math.MaxInt32)
+	out = rowSink[float64]{}
+	acc.flushLower(&out, 1)
+	if !slices.Equal(out.col, []int32{0}) || !slices.Equal(out.val, []float64{12}) {
+		t.Fatalf("%v %v", out.col, out.val)
+	}
+}

@@ -17,6 +17,71 @@ type level struct {
 	project func(p geom.Vec) (geom.Vec, bool)
 }
 
+// onto returns the point of the level set near p along the line through p
+// with direction n (searched within l either way), or the projection when
+// that is within l; p itself if neither finds one.
+func (lv level) onto(p, n geom.Vec, l float64) geom.Vec {
+	if lv.project != nil {
+		if q, ok := lv.project(p); ok && geom.Dist2(p, q) <= l*l {
+			return q
+		}
+	}
+	fp := lv.f(p)
+	if fp == 0 || !(l > 0) {
+		return p
+	}
+	if fp > 0 { // inside: f falls outwards, along n
+		for t := l / 8; t <= l*(1+1e-9); t *= 2 {
+			q := geom.Add(p, geom.Scale(t, n))
+			if fq := lv.f(q); fq < 0 {
+				return root(lv.f, p, q, fp, fq)
+			}
+		}
+		return p
+	}
+	for t := l / 8; t <= l*(1+1e-9); t *= 2 {
+		q := geom.Sub(p, geom.Scale(t, n))
+		if fq := lv.f(q); fq >= 0 {
+			if fq == 0 {
+				return q
+			}
+			return root(lv.f, q, p, fq, fp)
+		}
+	}
+	return p
+}
+
+// snap returns the point of the level set near grid vertex p, by the
+// projection if there is one, else along the gradient of f (by central
+// differences over g/4); ok is false if none lies within g/2.
+func (lv level) snap(p geom.Vec, g float64) (geom.Vec, bool) {
+	if lv.project != nil {
+		q, ok := lv.project(p)
+		return q, ok && geom.Dist2(q, p) < g*g/4
+	}
+	var grad geom.Vec
+	h := g / 4
+	for k := range 3 {
+		a, b := p, p
+		a[k] -= h
+		b[k] += h
+		grad[k] = (lv.f(b) - lv.f(a)) / (2 * h)
+	}
+	l := geom.Norm(grad)
+	if !(l > 0) {
+		return p, false
+	}
+	// Along −∇f points outwards, as onto expects of n.
+	q := lv.onto(p, geom.Scale(-1/l, grad), g/2)
+	return q, q != p && lv.f(q) == 0 || math.Abs(lv.f(q)) < 1e-12*g
+}
+
+// zeroFraction: a grid vertex whose value is within this fraction of the
+// spacing of zero is on the level set, snapping or not; otherwise the
+// crossings on its edges would land within rounding of it and form a knot
+// of tiny triangles that cross each other.
+const zeroFraction = 1e-12
+
 // snapFraction: grid vertices closer than this fraction of the spacing to
 // the level set are moved onto it, so that no triangle of the contour is a
 // sliver cut next to a grid vertex.
@@ -123,9 +188,11 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 		k := int(id / (int64(n[0]+1) * int64(n[1]+1)))
 		pos[x] = at(i, j, k)
 		val[x] = lv.f(pos[x])
-		if snap && val[x] != 0 && math.Abs(val[x]) < snapFraction*g && lv.project != nil {
-			if q, ok := lv.project(pos[x]); ok && geom.Dist2(q, pos[x]) < g*g/4 {
+		if a := math.Abs(val[x]); a != 0 && (snap && a < snapFraction*g || a <= zeroFraction*g) {
+			if q, ok := lv.snap(pos[x], g); ok {
 				pos[x], val[x] = q, 0
+			} else if a <= zeroFraction*g {
+				val[x] = 0
 			}
 		}
 	})

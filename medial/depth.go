@@ -22,10 +22,13 @@ func (o *solid) depthCore(opt Options) (*Core, error) {
 	if !(h > 0) || math.IsInf(h, 0) {
 		return nil, fmt.Errorf("medial: core depth %v must be a positive length", h)
 	}
+	// The core surface's edges match the mesh in the layer (H/2) unless a
+	// resolution is asked for.
 	g, budget := opt.Resolution, math.MaxInt
 	if g == 0 {
 		g, budget = h/2, o.cellBudget()
 	}
+	edge := g
 	if !(g > 0) || math.IsInf(g, 0) {
 		return nil, fmt.Errorf("medial: core surface resolution %v must be a positive length", g)
 	}
@@ -46,7 +49,7 @@ func (o *solid) depthCore(opt Options) (*Core, error) {
 	}
 	opt.progress("core surface", 0)
 	pad := geom.Vec{g, g, g}
-	surf, err := closedContour(lv, geom.Sub(o.lo, pad), geom.Add(o.hi, pad), g, budget)
+	surf, err := closedContour(lv, geom.Sub(o.lo, pad), geom.Add(o.hi, pad), g, budget, func(geom.Vec) float64 { return edge })
 	if err == errEmptyContour {
 		return nil, fmt.Errorf("medial: no point of the body lies %g deep (core depth too large)", h)
 	}
@@ -66,14 +69,32 @@ func (o *solid) depthCore(opt Options) (*Core, error) {
 		Stats: Stats{SurfaceTriangles: surf.NumTriangles()}}, nil
 }
 
+// checkClosed reports whether s is closed, oriented and free of
+// self-intersections (decided exactly by format.Diagnose), as the exact
+// mesher needs a core surface to be.
+func checkClosed(s *format.Surface) error {
+	if _, err := newSolid(s, "core surface"); err != nil {
+		return err
+	}
+	if r := format.Diagnose(s); r.SelfIntersectingPairs > 0 {
+		return fmt.Errorf("core surface intersects itself (%d triangle pairs)", r.SelfIntersectingPairs)
+	}
+	return nil
+}
+
+// remeshRounds and minRemeshRounds bound the rounds of isotropic
+// remeshing a core surface gets.
+const remeshRounds, minRemeshRounds = 30, 4
+
 // errEmptyContour says the level set has no part the grid resolves.
 var errEmptyContour = errors.New("no part of it is resolved")
 
 // closedContour contours lv over the box [lo, hi] with spacing g, widened
-// until at most budget cells meet the level set, and checks the result is
-// a closed, oriented surface, retrying without snapping (which can pinch
-// thin necks) if it is not.
-func closedContour(lv level, lo, hi geom.Vec, g float64, budget int) (*format.Surface, error) {
+// until at most budget cells meet the level set, remeshes the contour to
+// edges about length(p) long, and checks the result is a closed, oriented
+// surface, retrying without snapping (which can pinch thin necks) and then
+// without remeshing if it is not.
+func closedContour(lv level, lo, hi geom.Vec, g float64, budget int, length func(geom.Vec) float64) (*format.Surface, error) {
 	for {
 		gr, err := newGrid(lo, hi, g)
 		if err == nil && gr.cells(lv.f, budget) != nil {
@@ -90,9 +111,15 @@ func closedContour(lv level, lo, hi geom.Vec, g float64, budget int) (*format.Su
 		if len(s.Triangles) == 0 {
 			return nil, errEmptyContour
 		}
-		if _, err := newSolid(s, "core surface"); err != nil {
+		if err := checkClosed(s); err != nil {
 			last = err
 			continue
+		}
+		if length != nil {
+			r := remesh(s, func(p geom.Vec) float64 { return max(length(p), g) }, lv.onto, remeshRounds)
+			if checkClosed(r) == nil {
+				return r, nil
+			}
 		}
 		return s, nil
 	}

@@ -34,8 +34,9 @@ const (
 type kernel struct {
 	o       *solid
 	ax      *Axis
-	kept    []int32   // kept balls, in axis order
-	tree    *bvh.Tree // over the kept balls' boxes
+	kept    []int32    // kept balls, in axis order
+	balls   *ballIndex // the kept balls
+	tree    *bvh.Tree  // balls.tree
 	support *ballIndex
 }
 
@@ -46,7 +47,8 @@ func newKernel(o *solid, ax *Axis) *kernel {
 			k.kept = append(k.kept, int32(i))
 		}
 	}
-	k.tree = newBallIndex(ax, k.kept, 1).tree
+	k.balls = newBallIndex(ax, k.kept, 1)
+	k.tree = k.balls.tree
 	return k
 }
 
@@ -113,17 +115,43 @@ func (k *kernel) thickness(p geom.Vec) float64 {
 	return k.ax.Radii[len(k.ax.Radii)-1]
 }
 
-// sizing is the target edge length at p.
-func (k *kernel) sizing(p geom.Vec) float64 { return sizeFraction * k.thickness(p) }
+// sizing is the target edge length at p: sizeFraction of the local half
+// thickness, graded towards the core where the field curves. In the model
+// field of codimension m about the axis, ε″ ∝ ρ^(−m) at distance ρ from
+// it, so an even P1 error wants edges ∝ ρ^(m/2): at a sphere's core
+// (ρ = r/2) about a third of those at its surface. A sheet's field is
+// linear and gets no grading.
+func (k *kernel) sizing(p geom.Vec) float64 {
+	s := sizeFraction * k.thickness(p)
+	i := k.balls.largest(p)
+	if i < 0 {
+		return s
+	}
+	r, a, m := k.ax.Radii[i], k.ax.Alpha[i], k.ax.Codim[i]
+	e := m / 2
+	if m < 1.5 {
+		e = 1.5 * (m - 1) // ramps to 0 for a sheet
+	}
+	if e <= 0 || a <= 0 {
+		return s
+	}
+	_, _, d2 := k.o.closest(p)
+	rho := max(r-math.Sqrt(d2), a*r)
+	return s * math.Pow(min(rho/r, 1), e)
+}
 
 // sheetPoints returns the centres of the kept balls of the sheet-like part
 // of K (α < solidAlpha): the mesher inserts them so that the thin core of a
-// plate is present at any mesh resolution.
+// plate is present at any mesh resolution. Centres within a target edge
+// length of the solid part are left out: the solid part's surface carries
+// the core there, and a point just off a surface the mesher conforms to
+// would make it refine down to their distance.
 func (k *kernel) sheetPoints() []float64 {
 	var pts []float64
 	for _, i := range k.kept {
-		if k.ax.Alpha[i] < solidAlpha {
-			pts = append(pts, k.ax.Centres[3*i:3*i+3]...)
+		c := k.ax.Centre(int(i))
+		if s := k.sizing(c); k.ax.Alpha[i] < solidAlpha && k.level(c, s, solidAlpha) < -s {
+			pts = append(pts, c[:]...)
 		}
 	}
 	return pts
@@ -160,7 +188,7 @@ func (o *solid) medialCore(opt Options) (*Core, error) {
 		lv := level{f: func(p geom.Vec) float64 { return k.level(p, 2*g, solidAlpha) }}
 		opt.progress("core surface", 0)
 		pad := geom.Vec{g, g, g}
-		s, err := closedContour(lv, geom.Sub(lo, pad), geom.Add(hi, pad), g, o.cellBudget())
+		s, err := closedContour(lv, geom.Sub(lo, pad), geom.Add(hi, pad), g, o.cellBudget(), k.sizing)
 		if err == errEmptyContour {
 			s, err = nil, nil // too thin for the grid: Inside and Points carry it
 		}

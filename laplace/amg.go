@@ -277,78 +277,63 @@ func prolongator[T float32 | float64](v *symView[T], st *strength, agg []int32, 
 	type scratch struct {
 		buf  rowBuf
 		mark *marker
-		acc  []float64
 	}
-	init := func() *scratch { return &scratch{mark: newMarker(nc)} }
-	p := csr[float32]{rows: n, cols: nc, rowPtr: make([]int, n+1)}
-	// Filtered diagonal, the Gershgorin bound per chunk, and P's row
-	// lengths.
-	fdiag := make([]float64, n)
+	// One pass gathers, per row i and aggregate g among i and its strong
+	// neighbours, t_ig = Σ_{strong j in g} a_ij / d_i, d_i the filtered
+	// diagonal, and the Gershgorin bound per chunk; then, with ω known,
+	// P_ig = [g = agg_i]·(1 − ω) − ω·t_ig (the diagonal's own term,
+	// 1 − ω·d_i/d_i, is exactly 1 − ω).
 	rhoPart := make([]float64, numChunks(n))
-	forChunksWith(n, rowChunk, init, func(s *scratch, lo, hi int) {
-		rho := 0.0
-		for i := lo; i < hi; i++ {
-			v.row(i, &s.buf, st)
-			d, sum, diag, count := 0.0, 0.0, 0.0, 0
-			for k, j := range s.buf.col {
-				val := s.buf.val[k]
-				switch {
-				case int(j) == i:
-					diag = val
-				case s.buf.strong[k]:
-					sum += math.Abs(val)
-				default:
-					d += val
-				}
-				if g := agg[j]; g >= 0 && (s.buf.strong[k] || int(j) == i) && s.mark.row[g] != int32(i) {
-					s.mark.row[g] = int32(i)
-					count++
-				}
+	t := buildCSROnePass(n, nc, func() *scratch { return &scratch{mark: newMarker(nc)} }, func(s *scratch, i int, out *rowSink[float64]) {
+		v.row(i, &s.buf, st)
+		start := len(out.col)
+		d, sum, diag := 0.0, 0.0, 0.0
+		for k, j := range s.buf.col {
+			val := s.buf.val[k]
+			switch {
+			case int(j) == i:
+				diag = val
+			case s.buf.strong[k]:
+				sum += math.Abs(val)
+			default:
+				d += val
 			}
-			if d += diag; !(d > 0) { // weak positive couplings outweigh the diagonal: do not lump
-				d = diag
+			if g := agg[j]; g >= 0 && (s.buf.strong[k] || int(j) == i) && s.mark.row[g] != int32(i) {
+				s.mark.row[g] = int32(i)
+				out.col = append(out.col, g)
 			}
-			fdiag[i] = d
-			rho = max(rho, (d+sum)/d)
-			p.rowPtr[i+1] = count
 		}
-		rhoPart[lo/rowChunk] = rho
+		if d += diag; !(d > 0) { // weak positive couplings outweigh the diagonal: do not lump
+			d = diag
+		}
+		c := i / rowChunk
+		rhoPart[c] = max(rhoPart[c], (d+sum)/d)
+		pc := out.col[start:]
+		sortSmall(pc)
+		for k, g := range pc {
+			s.mark.pos[g] = int32(start + k)
+		}
+		out.val = slices.Grow(out.val, len(pc))[:len(out.col)]
+		clear(out.val[start:])
+		for k, j := range s.buf.col {
+			if g := agg[j]; g >= 0 && s.buf.strong[k] {
+				out.val[s.mark.pos[g]] += s.buf.val[k]
+			}
+		}
+		for k := range pc {
+			out.val[start+k] /= d
+		}
 	})
 	omega := 4 / (3 * slices.Max(rhoPart))
-	for i := 0; i < n; i++ {
-		p.rowPtr[i+1] += p.rowPtr[i]
-	}
-	p.col, p.val = make([]int32, p.rowPtr[n]), make([]float32, p.rowPtr[n])
-	forChunksWith(n, rowChunk, init, func(s *scratch, lo, hi int) {
+	p := csr[float32]{rows: n, cols: nc, rowPtr: t.rowPtr, col: t.col, val: make([]float32, len(t.val))}
+	forChunks(n, rowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			v.row(i, &s.buf, st)
-			pc, pv := p.row(i)
-			pc = pc[:0]
-			for k, j := range s.buf.col {
-				if g := agg[j]; g >= 0 && (s.buf.strong[k] || int(j) == i) && s.mark.row[g] != int32(i) {
-					s.mark.row[g] = int32(i)
-					pc = append(pc, g)
+			for k := t.rowPtr[i]; k < t.rowPtr[i+1]; k++ {
+				x := -omega * t.val[k]
+				if t.col[k] == agg[i] {
+					x += 1 - omega
 				}
-			}
-			sortSmall(pc)
-			s.acc = slices.Grow(s.acc[:0], len(pc))[:len(pc)]
-			for k, g := range pc {
-				s.mark.pos[g] = int32(k)
-				s.acc[k] = 0
-			}
-			scale := -omega / fdiag[i]
-			for k, j := range s.buf.col {
-				g := agg[j]
-				switch {
-				case g < 0:
-				case s.buf.strong[k]:
-					s.acc[s.mark.pos[g]] += scale * s.buf.val[k]
-				case int(j) == i:
-					s.acc[s.mark.pos[g]] += 1 + scale*fdiag[i]
-				}
-			}
-			for k, x := range s.acc {
-				pv[k] = float32(x)
+				p.val[k] = float32(x)
 			}
 		}
 	})

@@ -127,7 +127,6 @@ func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, prog
 	f.Unknowns, f.NNZ, f.Levels = a.n, a.nnz(), 1
 	t0 := time.Now()
 	progress("setup", 0)
-	w := newCGWork(a.n)
 	var prec preconditioner
 	maxIter := opt.MaxIterations
 	switch {
@@ -158,6 +157,8 @@ func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, prog
 	progress("setup", 1)
 
 	t0 = time.Now()
+	// Allocated after the setup, whose scratch is garbage by then.
+	w := newCGWork(a.n)
 	x := make([]float64, a.n)
 	progress("solve", 0)
 	done := 0.0 // the residual is not monotone; progress is

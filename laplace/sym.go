@@ -254,26 +254,31 @@ type symView[T float32 | float64] struct {
 func newSymView[T float32 | float64](a *symMatrix[T]) *symView[T] {
 	n := a.n
 	v := &symView[T]{a: a, upPtr: make([]int32, n+1), upRow: make([]uint16, len(a.lowCol)), upVal: make([]T, len(a.lowCol))}
-	for i := 0; i < n; i++ {
-		lo, _ := blockOf(i, n)
-		for _, j := range a.lowCol[a.lowPtr[i]:a.lowPtr[i+1]] {
-			v.upPtr[lo+int(j)+1]++
+	// A block has as many upper couplings as lower ones, so its part of
+	// the copy starts where its lower part does and the blocks are
+	// independent.
+	forChunksWith(n, gsBlock, func() []int32 { return make([]int32, gsBlock+1) }, func(off []int32, lo, hi int) {
+		// off[j] counts, then locates, the upper couplings of the block's
+		// row lo+j; upPtr[lo] is the previous block's to write.
+		off = off[:hi-lo+1]
+		clear(off)
+		for _, j := range a.lowCol[a.lowPtr[lo]:a.lowPtr[hi]] {
+			off[int(j)+1]++
 		}
-	}
-	for i := 0; i < n; i++ {
-		v.upPtr[i+1] += v.upPtr[i]
-	}
-	fill := make([]int32, n)
-	copy(fill, v.upPtr[:n])
-	for i := 0; i < n; i++ {
-		lo, _ := blockOf(i, n)
-		for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
-			j := lo + int(a.lowCol[k])
-			v.upRow[fill[j]] = uint16(i - lo)
-			v.upVal[fill[j]] = a.lowVal[k]
-			fill[j]++
+		off[0] = a.lowPtr[lo]
+		for k := range hi - lo {
+			off[k+1] += off[k]
 		}
-	}
+		copy(v.upPtr[lo+1:hi+1], off[1:])
+		for i := lo; i < hi; i++ {
+			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
+				j := a.lowCol[k]
+				v.upRow[off[j]] = uint16(i - lo)
+				v.upVal[off[j]] = a.lowVal[k]
+				off[j]++
+			}
+		}
+	})
 	return v
 }
 

@@ -5,22 +5,21 @@ import (
 	"slices"
 )
 
-// strength flags the strong couplings of a symMatrix per stored entry,
-// and per entry of the upper part of its symView; a pair held in two
-// places gets the same flag in both.
-type strength struct{ low, out, up []bool }
+// strength flags the strong couplings of a symMatrix per stored entry
+// (lower and outer parts); a pair held in two places gets the same flag in
+// both.
+type strength struct{ low, out []bool }
 
 // strongCouplings flags the entries a_ij, i ≠ j, with −a_ij ≥ θ·√(a_ii·a_jj).
 // Positive off-diagonal entries (from obtuse dihedral angles) are never
 // strong: aggregating across them would put unknowns that pull in opposite
 // directions into one coarse unknown.
-func strongCouplings[T float32 | float64](v *symView[T], theta float64) *strength {
-	a := v.a
+func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) *strength {
 	isd := a.diagonal()
 	for i, d := range isd {
 		isd[i] = 1 / math.Sqrt(d)
 	}
-	st := &strength{low: make([]bool, len(a.lowCol)), out: make([]bool, len(a.outCol)), up: make([]bool, len(v.upRow))}
+	st := &strength{low: make([]bool, len(a.lowCol)), out: make([]bool, len(a.outCol))}
 	// isd[i]·isd[j] is commutative, so the flag of a pair does not depend
 	// on the row it is computed in.
 	strong := func(x T, i, j int) bool { return -float64(x)*(isd[i]*isd[j]) >= theta }
@@ -28,9 +27,6 @@ func strongCouplings[T float32 | float64](v *symView[T], theta float64) *strengt
 		for i := lo; i < hi; i++ {
 			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
 				st.low[k] = strong(a.lowVal[k], i, lo+int(a.lowCol[k]))
-			}
-			for k := v.upPtr[i]; k < v.upPtr[i+1]; k++ {
-				st.up[k] = strong(v.upVal[k], i, lo+int(v.upRow[k]))
 			}
 			for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
 				st.out[k] = strong(a.outVal[k], i, int(a.outCol[k]))
@@ -55,8 +51,8 @@ func strongCouplings[T float32 | float64](v *symView[T], theta float64) *strengt
 // numbered in the order of their first unknowns, so with a Hilbert vertex
 // order they are compact and numbered along the curve, and the coarse
 // matrix's blocks are compact too.
-func aggregate[T float32 | float64](v *symView[T], st *strength) (agg []int32, count int) {
-	n := v.a.n
+func aggregate[T float32 | float64](v *symMatrix[T], st *strength) (agg []int32, count int) {
+	n := v.n
 	agg = make([]int32, n)
 	for i := range agg {
 		agg[i] = -1

@@ -27,8 +27,10 @@ const (
 // galerkinChunk is the number of coarse rows whose part of A·P the
 // Galerkin product holds at a time: small enough for that part and its
 // scratch to stay in cache, large enough that few rows of A·P are formed
-// twice, for two chunks. It divides rowChunk.
-var galerkinChunk = 512
+// twice, for two chunks, and that the blocks whose upper couplings a chunk
+// copies out (its fine rows lie in a dozen or so) are copied few times.
+// It divides rowChunk.
+var galerkinChunk = 1024
 
 // levelMatrix is the operator of one level, float64 on the finest level
 // and float32 below.
@@ -108,18 +110,17 @@ func setupLevel[T float32 | float64](a *symMatrix[T], theta float64, coarsen boo
 	if n <= coarsestRows || !coarsen {
 		return lv, nil, nil
 	}
-	v := newSymView(a)
-	st := strongCouplings(v, theta)
-	agg, nc := aggregate(v, st)
+	st := strongCouplings(a, theta)
+	agg, nc := aggregate(a, st)
 	if nc == 0 || 10*nc > 9*n { // coarsening has stalled
 		return lv, nil, nil
 	}
 	// P is rounded to float32 before the Galerkin product, so that the
 	// coarse operator is exactly PᵀAP (up to its own rounding) for the P
 	// the cycle applies.
-	lv.p = prolongator(v, st, agg, nc)
+	lv.p = prolongator(a, st, agg, nc)
 	lv.r = lv.p.transpose()
-	l := galerkinLower(v, &lv.p, &lv.r)
+	l := galerkinLower(a, &lv.p, &lv.r)
 	ac, err := symFromLower[float32](&l)
 	if err != nil {
 		return level{}, nil, err
@@ -272,8 +273,8 @@ func (p *csr[T]) prolong(y, x, xc []float64) {
 // ρ the Gershgorin bound on the spectral radius of D⁻¹A_F. Filtering keeps
 // P as sparse as the aggregates' strong neighbourhoods: row i has a column
 // for each aggregate among i and its strong neighbours.
-func prolongator[T float32 | float64](v *symView[T], st *strength, agg []int32, nc int) csr[float32] {
-	n := v.a.n
+func prolongator[T float32 | float64](v *symMatrix[T], st *strength, agg []int32, nc int) csr[float32] {
+	n := v.n
 	type scratch struct {
 		buf  rowBuf
 		mark *marker
@@ -349,8 +350,8 @@ func prolongator[T float32 | float64](v *symView[T], st *strength, agg []int32, 
 // the whole of A·P would be larger than A. Sums run in fixed orders (the
 // couplings of a fine row by column, the fine rows of a coarse row in r's
 // order), so the result does not depend on scheduling.
-func galerkinLower[T float32 | float64](v *symView[T], p, r *csr[float32]) csr[float64] {
-	nc, n := p.cols, v.a.n
+func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) rowChunks[float64] {
+	nc, n := p.cols, v.n
 	type scratch struct {
 		acc   *accumulator
 		loc   *marker // loc.row[i] = chunk start + 1 if fine row i has a row of A·P in the chunk, loc.pos[i] its index
@@ -360,7 +361,7 @@ func galerkinLower[T float32 | float64](v *symView[T], p, r *csr[float32]) csr[f
 		buf   rowBuf
 	}
 	init := func() *scratch { return &scratch{acc: newAccumulator(nc), loc: newMarker(n)} }
-	return buildCSROnePass(nc, nc, init, func(s *scratch, I int, out *rowSink[float64]) {
+	return buildRowChunks(nc, init, func(s *scratch, I int, out *rowSink[float64]) {
 		if I%galerkinChunk == 0 { // first row of a chunk: form the rows of A·P it needs
 			hi := min(I+galerkinChunk, nc)
 			stamp := int32(I + 1)

@@ -21,6 +21,8 @@ type csr[T float32 | float64] struct {
 
 func (a *csr[T]) nnz() int { return a.rowPtr[a.rows] }
 
+func (a *csr[T]) numRows() int { return a.rows }
+
 // row returns the columns and values of row i.
 func (a *csr[T]) row(i int) ([]int32, []T) {
 	lo, hi := a.rowPtr[i], a.rowPtr[i+1]
@@ -72,13 +74,12 @@ func (a *csr[T]) transpose() csr[T] {
 // toSparse returns A as a github.com/james-bowman/sparse matrix (which
 // stores int indices).
 func (a *symMatrix[T]) toSparse() *sparse.CSR {
-	v := newSymView(a)
 	ptr := make([]int, a.n+1)
 	ind := make([]int, 0, a.nnz())
 	data := make([]float64, 0, a.nnz())
 	var buf rowBuf
 	for i := 0; i < a.n; i++ {
-		v.row(i, &buf, nil)
+		a.row(i, &buf, nil)
 		for _, j := range buf.col {
 			ind = append(ind, int(j))
 		}
@@ -159,34 +160,59 @@ func fromSparse(s *sparse.CSR) (symMatrix[float64], error) {
 // appends row i's entries, sorted by column, to out. Each chunk of rows
 // fills its own buffers, which are then copied into place in row order.
 func buildCSROnePass[S any, T float32 | float64](rows, cols int, init func() S, row func(s S, i int, out *rowSink[T])) csr[T] {
-	parts := make([]rowSink[T], numChunks(rows))
+	c := buildRowChunks(rows, init, row)
 	a := csr[T]{rows: rows, cols: cols, rowPtr: make([]int, rows+1)}
-	forChunksWith(rows, rowChunk, init, func(s S, lo, hi int) {
-		out := &parts[lo/rowChunk]
-		for i := lo; i < hi; i++ {
-			row(s, i, out)
-			a.rowPtr[i+1] = len(out.col)
-		}
-	})
-	// rowPtr holds each row's end within its chunk; shift by the chunk's
-	// start.
+	// Each row's end within its chunk, shifted by the chunk's start.
 	offset := 0
 	for lo := 0; lo < rows; lo += rowChunk {
 		hi := min(lo+rowChunk, rows)
-		for i := lo + 1; i <= hi; i++ {
-			a.rowPtr[i] += offset
+		for i := lo; i < hi; i++ {
+			a.rowPtr[i+1] = offset + c.end[i]
 		}
 		offset = a.rowPtr[hi]
 	}
 	a.col = make([]int32, offset)
 	a.val = make([]T, offset)
 	forChunks(rows, rowChunk, func(lo, hi int) {
-		p := &parts[lo/rowChunk]
+		p := &c.parts[lo/rowChunk]
 		copy(a.col[a.rowPtr[lo]:], p.col)
 		copy(a.val[a.rowPtr[lo]:], p.val)
 		*p = rowSink[T]{}
 	})
 	return a
+}
+
+// rowChunks holds the rows of a matrix as built, chunk by chunk
+// (rowChunk rows each): row i is the entries of parts[i/rowChunk] from the
+// previous row's end to end[i]. Read in place, it spares the copy into one
+// CSR, which would hold the matrix twice at once.
+type rowChunks[T float32 | float64] struct {
+	parts []rowSink[T]
+	end   []int
+}
+
+// buildRowChunks builds rows in one parallel pass, as buildCSROnePass.
+func buildRowChunks[S any, T float32 | float64](rows int, init func() S, row func(s S, i int, out *rowSink[T])) rowChunks[T] {
+	c := rowChunks[T]{parts: make([]rowSink[T], numChunks(rows)), end: make([]int, rows)}
+	forChunksWith(rows, rowChunk, init, func(s S, lo, hi int) {
+		out := &c.parts[lo/rowChunk]
+		for i := lo; i < hi; i++ {
+			row(s, i, out)
+			c.end[i] = len(out.col)
+		}
+	})
+	return c
+}
+
+func (c *rowChunks[T]) numRows() int { return len(c.end) }
+
+func (c *rowChunks[T]) row(i int) ([]int32, []T) {
+	start := 0
+	if i%rowChunk != 0 {
+		start = c.end[i-1]
+	}
+	p := &c.parts[i/rowChunk]
+	return p.col[start:c.end[i]], p.val[start:c.end[i]]
 }
 
 // rowSink collects the entries of consecutive rows.

@@ -125,13 +125,19 @@ func splitCounts(cols []int32, i, n int) (low, out int) {
 	return low, out
 }
 
+// rowSource is a matrix read row by row, rows sorted by column.
+type rowSource interface {
+	numRows() int
+	row(i int) ([]int32, []float64)
+}
+
 // symFromLower builds the symmetric matrix whose lower triangle and
 // diagonal are the rows of l (each sorted, ending at the diagonal). The
 // outer couplings above the diagonal are l's outer couplings below it,
 // transposed: row j receives them from the later rows in increasing
 // order, after its own, so its outer part comes out sorted.
-func symFromLower[T float32 | float64](l *csr[float64]) (symMatrix[T], error) {
-	n := l.rows
+func symFromLower[T float32 | float64](l rowSource) (symMatrix[T], error) {
+	n := l.numRows()
 	a := symMatrix[T]{n: n, diag: make([]T, n), lowPtr: make([]int32, n+1), outPtr: make([]int32, n+1)}
 	for i := 0; i < n; i++ {
 		lo, _ := blockOf(i, n)
@@ -238,66 +244,78 @@ func (a *symMatrix[T]) blockResidual(rb, x, b []float64, lo, hi int) {
 	}
 }
 
-// symView gives row access to a symMatrix for the AMG setup: the
-// couplings of each row to later rows of its block, which the matrix
-// stores only in those rows, are copied out in upRow (the later row, as an
-// offset from the block start) and upVal, sorted by row. Copies, not
-// references: the setup reads every row several times, and reaching into
-// the later rows' storage costs a cache miss per coupling.
-type symView[T float32 | float64] struct {
-	a     *symMatrix[T]
-	upPtr []int32
-	upRow []uint16
-	upVal []T
-}
-
-func newSymView[T float32 | float64](a *symMatrix[T]) *symView[T] {
-	n := a.n
-	v := &symView[T]{a: a, upPtr: make([]int32, n+1), upRow: make([]uint16, len(a.lowCol)), upVal: make([]T, len(a.lowCol))}
-	// A block has as many upper couplings as lower ones, so its part of
-	// the copy starts where its lower part does and the blocks are
-	// independent.
-	forChunksWith(n, gsBlock, func() []int32 { return make([]int32, gsBlock+1) }, func(off []int32, lo, hi int) {
-		// off[j] counts, then locates, the upper couplings of the block's
-		// row lo+j; upPtr[lo] is the previous block's to write.
-		off = off[:hi-lo+1]
-		clear(off)
-		for _, j := range a.lowCol[a.lowPtr[lo]:a.lowPtr[hi]] {
-			off[int(j)+1]++
-		}
-		off[0] = a.lowPtr[lo]
-		for k := range hi - lo {
-			off[k+1] += off[k]
-		}
-		copy(v.upPtr[lo+1:hi+1], off[1:])
-		for i := lo; i < hi; i++ {
-			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
-				j := a.lowCol[k]
-				v.upRow[off[j]] = uint16(i - lo)
-				v.upVal[off[j]] = a.lowVal[k]
-				off[j]++
-			}
-		}
-	})
-	return v
-}
-
-// rowBuf holds one gathered row: columns, values and whether each entry
-// is a strong coupling.
+// rowBuf gathers whole rows of a symMatrix for the AMG setup: columns,
+// values and whether each entry is a strong coupling. A row's couplings
+// to later rows of its block are stored only in those rows; the buffer
+// copies them out (see loadUpper) for the rows of one block from the row
+// asked for on, and keeps them while later rows of that block are read.
+// Copies, not references: reaching into the later rows' storage costs a
+// cache miss per coupling. One block, not the whole matrix: a copy of the
+// whole would be the setup's largest array.
 type rowBuf struct {
 	col    []int32
 	val    []float64
 	strong []bool
+
+	src   any       // the matrix whose block is copied out
+	block int       // the block's first row, plus 1 (0: none yet)
+	first int       // the first row whose couplings are held
+	upPtr []int32   // row first+k's upper couplings are [upPtr[k], upPtr[k+1]) of:
+	upRow []uint16  // the later row, as an offset from the block start,
+	upVal []float64 // the value,
+	upLow []int32   // the index of the stored (lower) entry
+}
+
+// loadUpper copies out the upper couplings of rows i to the end of the
+// block [lo, hi) that holds row i, unless they are already held. Rows
+// are mostly read in increasing order, so the copy starts at row i, not
+// at the block's start: a block reached for a few scattered rows is
+// copied in part.
+func loadUpper[T float32 | float64](a *symMatrix[T], buf *rowBuf, i, lo, hi int) {
+	if buf.src == any(a) && buf.block == lo+1 && i >= buf.first {
+		return
+	}
+	buf.src, buf.block, buf.first = a, lo+1, i
+	f := i - lo
+	off := slices.Grow(buf.upPtr[:0], hi-i+1)[:hi-i+1]
+	clear(off)
+	k0, k1 := a.lowPtr[i+1], a.lowPtr[hi]
+	for _, j := range a.lowCol[k0:k1] {
+		if int(j) >= f {
+			off[int(j)-f+1]++
+		}
+	}
+	for k := range hi - i {
+		off[k+1] += off[k]
+	}
+	m := int(off[hi-i])
+	buf.upRow = slices.Grow(buf.upRow[:0], m)[:m]
+	buf.upVal = slices.Grow(buf.upVal[:0], m)[:m]
+	buf.upLow = slices.Grow(buf.upLow[:0], m)[:m]
+	for r := i + 1; r < hi; r++ {
+		for k := a.lowPtr[r]; k < a.lowPtr[r+1]; k++ {
+			if j := int(a.lowCol[k]) - f; j >= 0 {
+				buf.upRow[off[j]] = uint16(r - lo)
+				buf.upVal[off[j]] = float64(a.lowVal[k])
+				buf.upLow[off[j]] = k
+				off[j]++
+			}
+		}
+	}
+	// off[j] is now row first+j's end; shift back to the starts.
+	copy(off[1:], off[:hi-i])
+	off[0] = 0
+	buf.upPtr = off
 }
 
 // row gathers row i, sorted by column, into buf (diagonal included). With
-// st non-nil it also gathers the strength flags of the stored entries.
-func (v *symView[T]) row(i int, buf *rowBuf, st *strength) {
-	a := v.a
-	lo, _ := blockOf(i, a.n)
+// st non-nil it also gathers the strength flags.
+func (a *symMatrix[T]) row(i int, buf *rowBuf, st *strength) {
+	lo, hi := blockOf(i, a.n)
+	loadUpper(a, buf, i, lo, hi)
 	o0, o1 := int(a.outPtr[i]), int(a.outPtr[i+1])
 	l0, l1 := int(a.lowPtr[i]), int(a.lowPtr[i+1])
-	u0, u1 := int(v.upPtr[i]), int(v.upPtr[i+1])
+	u0, u1 := int(buf.upPtr[i-buf.first]), int(buf.upPtr[i-buf.first+1])
 	oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
 	ov = ov[:len(oc)]
 	split := 0 // outer couplings to earlier blocks come first
@@ -320,12 +338,12 @@ func (v *symView[T]) row(i int, buf *rowBuf, st *strength) {
 	}
 	cols[m], vals[m] = int32(i), float64(a.diag[i])
 	m++
-	ur, uv := v.upRow[u0:u1], v.upVal[u0:u1]
-	uv = uv[:len(ur)]
+	ur := buf.upRow[u0:u1]
 	for k, j := range ur {
-		cols[m], vals[m] = int32(lo+int(j)), float64(uv[k])
-		m++
+		cols[m+k] = int32(lo + int(j))
 	}
+	copy(vals[m:], buf.upVal[u0:u1])
+	m += len(ur)
 	copy(cols[m:], oc[split:])
 	for k, x := range ov[split:] {
 		vals[m+k] = float64(x)
@@ -339,6 +357,9 @@ func (v *symView[T]) row(i int, buf *rowBuf, st *strength) {
 	m += copy(f[m:], st.low[l0:l1])
 	f[m] = false
 	m++
-	m += copy(f[m:], st.up[u0:u1])
+	for k, l := range buf.upLow[u0:u1] { // strength is symmetric
+		f[m+k] = st.low[l]
+	}
+	m += u1 - u0
 	copy(f[m:], st.out[o0+split:o1])
 }

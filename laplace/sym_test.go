@@ -158,10 +158,27 @@ func TestSymMatrixHoldsTheMatrix(t *testing.T) {
 	}() {
 		t.Fatalf("nnz %d", a.nnz())
 	}
-	v := newSymView(&a)
-	var buf rowBuf
-	for i, row := range ref {
-		v.row(i, &buf, nil)
+	// Rows in order, then jumping between blocks (the buffer copies out
+	// one block at a time) and between two matrices sharing one buffer.
+	other := randomSPD(symTestRows, 3).sym(t)
+	var buf, spare rowBuf
+	visit := make([]int, 0, 3*a.n)
+	for i := range a.n {
+		visit = append(visit, i)
+	}
+	for k := range a.n {
+		visit = append(visit, (k*gsBlock+k/3)%a.n)
+	}
+	for k, i := range visit {
+		if k%5 == 0 {
+			other.row(k%a.n, &buf, nil)
+			other.row(k%a.n, &spare, nil)
+			if !slices.Equal(buf.val, spare.val) {
+				t.Fatalf("row %d of the other matrix differs between buffers", k%a.n)
+			}
+		}
+		row := ref[i]
+		a.row(i, &buf, nil)
 		if len(buf.col) != len(row) {
 			t.Fatalf("row %d has %d entries, want %d", i, len(buf.col), len(row))
 		}
@@ -286,7 +303,7 @@ func TestUpdateDirectionsIsAProduct(t *testing.T) {
 func TestGalerkinProduct(t *testing.T) {
 	ref := randomSPD(symTestRows, 11)
 	a := ref.sym(t)
-	v := newSymView(&a)
+	v := &a
 	st := strongCouplings(v, strengthTheta)
 	agg, nc := aggregate(v, st)
 	if nc == 0 || nc >= a.n {
@@ -300,7 +317,7 @@ func TestGalerkinProduct(t *testing.T) {
 		t.Fatal(err)
 	}
 	// (Pᵀ A P) e_J = Pᵀ (A (P e_J)) for a few coarse columns J.
-	cv := newSymView(&ac)
+	cv := &ac
 	var buf rowBuf
 	for _, J := range []int{0, 1, nc / 3, nc / 2, nc - 1} {
 		pe := make([]float64, a.n)
@@ -337,7 +354,7 @@ func TestGalerkinProduct(t *testing.T) {
 func TestStrengthSymmetric(t *testing.T) {
 	ref := randomSPD(symTestRows, 12)
 	a := ref.sym(t)
-	v := newSymView(&a)
+	v := &a
 	st := strongCouplings(v, 0.25)
 	flag := map[[2]int32]bool{}
 	var buf rowBuf

@@ -132,6 +132,7 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 	origin, size := b.rootCube()
 	z := &sizing{in: in, opt: &b.opt, tol: tol, surfCap: in.diag / 20, floor: tol,
 		forced: newKeyMap(0), minLevel: 3}
+	worstBefore := math.Inf(1) // worst miss of the last round
 	for round := 1; ; round++ {
 		frac := func(x float64) float64 { return (float64(round-1) + x) / maxRounds }
 		b.progress("octree", frac(0))
@@ -148,6 +149,9 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		cuts := findCuts(L, in, w, side)
 		b.progress("stuffing", frac(0.5))
 		d := b.stuffValid(L, side, cuts)
+		if len(d.tets) == 0 {
+			return nil, nil, errors.New("stuffing: the surface encloses no volume: the winding number is at most 1/2 at every lattice vertex")
+		}
 		m, info := d.compact()
 		tris := b.tagBoundary(m, info.tris)
 		b.progress("features", frac(0.55))
@@ -206,7 +210,13 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 				}
 			}
 		}
-		if len(fid.bad) > 0 && round < maxRounds {
+		// Refining helps only while the worst miss shrinks: one that a
+		// finer lattice cannot reach (a crease the snapping cannot follow)
+		// would otherwise multiply the tets until maxRounds.
+		worst := max(fid.in, fid.out)
+		stalled := round >= 3 && worst >= 0.99*worstBefore
+		worstBefore = worst
+		if len(fid.bad) > 0 && round < maxRounds && !stalled {
 			for _, x := range fid.bad {
 				z.force(o, x)
 			}

@@ -140,6 +140,9 @@ func (mq *meshQuality) relocate(v int32, slide slider) bool {
 				return p, false
 			}
 		}
+		if !mq.inc.at.free(p, v) {
+			return p, false
+		}
 		set(p)
 		if q := mq.worstAround(v, best); q < best {
 			best = q
@@ -183,5 +186,9 @@ func (mq *meshQuality) relocate(v int32, slide slider) bool {
 		}
 	}
 	set(cur)
-	return cur != start
+	if cur == start {
+		return false
+	}
+	mq.inc.at.move(v, start, cur)
+	return true
 }

@@ -86,14 +86,19 @@ func (s *snapper) fine(v int32) bool {
 	return true
 }
 
-// move puts v at p if that keeps its tets valid and not too flat.
+// move puts v at p if no other vertex is there and that keeps its tets
+// valid and not too flat.
 func (s *snapper) move(v int32, p geom.Vec) bool {
+	if !s.inc.at.free(p, v) {
+		return false
+	}
 	old := s.m.Vertex(v)
 	copy(s.m.Positions[3*v:], p[:])
 	if !s.fine(v) {
 		copy(s.m.Positions[3*v:], old[:])
 		return false
 	}
+	s.inc.at.move(v, old, p)
 	return true
 }
 
@@ -293,7 +298,7 @@ func (s *snapper) splitOnto(a, b int32) bool {
 		sides := f.edgeSides(e)
 		return slices.Contains(sides, pa) && slices.Contains(sides, pb)
 	})
-	if e < 0 || d2 > geom.Dist2(s.m.Vertex(a), s.m.Vertex(b))/4 {
+	if e < 0 || d2 > geom.Dist2(s.m.Vertex(a), s.m.Vertex(b))/4 || !s.inc.at.free(p, -1) {
 		return false
 	}
 	around := s.inc.around(a, b)

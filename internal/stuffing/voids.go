@@ -22,10 +22,11 @@ import (
 type incidence struct {
 	m    *tetmesh.Mesh
 	tets [][]int32
+	at   occupancy
 }
 
 func newIncidence(m *tetmesh.Mesh) *incidence {
-	inc := &incidence{m: m, tets: make([][]int32, m.NumVertices())}
+	inc := &incidence{m: m, tets: make([][]int32, m.NumVertices()), at: newOccupancy(m)}
 	for i, v := range m.Tets {
 		inc.tets[v] = append(inc.tets[v], int32(i/4))
 	}
@@ -53,7 +54,9 @@ func (inc *incidence) addVertex(p geom.Vec, tag tetmesh.Tag) int32 {
 	m.Positions = append(m.Positions, p[0], p[1], p[2])
 	m.Tags = append(m.Tags, tag)
 	inc.tets = append(inc.tets, nil)
-	return int32(m.NumVertices() - 1)
+	v := int32(m.NumVertices() - 1)
+	inc.at[p] = v
+	return v
 }
 
 // replace makes a copy of tet t with vertex old replaced by nw (a point

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/pfmesh/pfmesh/format"
-	"github.com/pfmesh/pfmesh/internal/stuffing"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/laplace"
 	"github.com/pfmesh/pfmesh/medial"
@@ -170,8 +169,8 @@ func buildExact(clean, coreFile *format.Surface, opt Options, rep *Report, progr
 // to find its boundary, the 1-set is built on that boundary, and the solid
 // is meshed again resolving the 1-set.
 func buildRobust(s, coreFile *format.Surface, opt Options, rep *Report, progress func(string) func(string, float64)) (*tetmesh.Mesh, error) {
-	sopt := stuffing.Options{Tolerance: opt.Tolerance, EdgeLength: opt.EdgeLength, MaxVolume: opt.MaxVolume, Progress: progress("mesh (solid)")}
-	first, _, err := stuffing.Build(s, sopt)
+	sopt := tetgen.RobustOptions{Tolerance: opt.Tolerance, EdgeLength: opt.EdgeLength, MaxVolume: opt.MaxVolume, Progress: progress("mesh (solid)")}
+	first, _, err := tetgen.BuildRobust(s, sopt)
 	if err != nil {
 		return nil, fmt.Errorf("meshing (robust path): %w", err)
 	}
@@ -184,7 +183,7 @@ func buildRobust(s, coreFile *format.Surface, opt Options, rep *Report, progress
 	rep.Core = core.Stats
 	rep.stage("core", coreLine(core))
 	sopt.Core, sopt.Sizing, sopt.Progress = core.Inside, core.Sizing, progress("mesh")
-	mesh, mrep, err := stuffing.Build(s, sopt)
+	mesh, mrep, err := tetgen.BuildRobust(s, sopt)
 	if err != nil {
 		return nil, fmt.Errorf("meshing (robust path): %w", err)
 	}
@@ -273,25 +272,25 @@ func minMax(x []float64) (lo, hi float64) {
 // Report says what Build did, stage by stage. It is stored as JSON in the
 // .pfm file's build report; the field names are stable.
 type Report struct {
-	Input         string              `json:"input,omitempty"`
-	Surface       *format.Report      `json:"surface"`
-	Clean         *format.CleanReport `json:"clean"`
-	Repairs       []format.Change     `json:"repairs,omitempty"`
-	Mesher        string              `json:"mesher"`
-	MesherReasons []string            `json:"mesher_reasons,omitempty"`
-	Core          medial.Stats        `json:"core"`
-	ExactMesh     *tetgen.Report      `json:"exact_mesh,omitempty"`
-	RobustMesh    *stuffing.Report    `json:"robust_mesh,omitempty"`
-	Vertices      int                 `json:"vertices"`
-	Tets          int                 `json:"tets"`
-	MinDihedral   float64             `json:"min_dihedral_deg"`
-	MaxDihedral   float64             `json:"max_dihedral_deg"`
-	MaxRadiusEdge float64             `json:"max_radius_edge"`
-	Solver        SolverReport        `json:"solver"`
-	EpsMin        float64             `json:"eps_min"`
-	EpsMax        float64             `json:"eps_max"`
-	Modulus       float64             `json:"modulus_pa"`
-	Stages        []Stage             `json:"stages"`
+	Input         string               `json:"input,omitempty"`
+	Surface       *format.Report       `json:"surface"`
+	Clean         *format.CleanReport  `json:"clean"`
+	Repairs       []format.Change      `json:"repairs,omitempty"`
+	Mesher        string               `json:"mesher"`
+	MesherReasons []string             `json:"mesher_reasons,omitempty"`
+	Core          medial.Stats         `json:"core"`
+	ExactMesh     *tetgen.Report       `json:"exact_mesh,omitempty"`
+	RobustMesh    *tetgen.RobustReport `json:"robust_mesh,omitempty"`
+	Vertices      int                  `json:"vertices"`
+	Tets          int                  `json:"tets"`
+	MinDihedral   float64              `json:"min_dihedral_deg"`
+	MaxDihedral   float64              `json:"max_dihedral_deg"`
+	MaxRadiusEdge float64              `json:"max_radius_edge"`
+	Solver        SolverReport         `json:"solver"`
+	EpsMin        float64              `json:"eps_min"`
+	EpsMax        float64              `json:"eps_max"`
+	Modulus       float64              `json:"modulus_pa"`
+	Stages        []Stage              `json:"stages"`
 
 	start, last time.Time
 }

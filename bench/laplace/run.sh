@@ -20,11 +20,12 @@ trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/system" ./bench/laplace/system
 echo "== system"
 "$dir/system" write -n "$n" -out "$dir"
+load0="$(cut -d' ' -f1-3 /proc/loadavg)"
 for i in $(seq "$runs"); do
 	"$dir/system" solve -dir "$dir" >>"$dir/go.jsonl"
 	"$py" bench/laplace/scipy_cg.py "$dir" >>"$dir/scipy.jsonl"
 done
-echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg) (at the start: $load0)"
 "$py" - "$dir" <<'PY'
 import json, statistics, sys
 d = sys.argv[1]
@@ -34,9 +35,10 @@ sc = [json.loads(l) for l in open(f"{d}/scipy.jsonl")]
 med = lambda rows, k: statistics.median(r[k] for r in rows)
 print(f"unknowns {meta['unknowns']}, nnz {meta['nnz']}, tets {meta['tets']}; assembly {meta['assemble_s']:.3f} s; medians of {len(go)} interleaved runs")
 amg, jac, scj = med(go, 'amg_solve_s'), med(go, 'jacobi_solve_s'), med(sc, 'jacobi_cg_s')
-print(f"laplace AMG-CG    {amg:8.3f} s (setup {med(go, 'amg_setup_s'):.3f} + CG {med(go, 'amg_cg_s'):.3f}), {med(go, 'amg_iterations'):.0f} iterations")
-print(f"laplace Jacobi-CG {jac:8.3f} s, {med(go, 'jacobi_iterations'):.0f} iterations")
-print(f"SciPy Jacobi-CG   {scj:8.3f} s, {med(sc, 'jacobi_cg_iterations'):.0f} iterations; SciPy SpMV {med(sc, 'spmv_ns_per_nnz'):.2f} ns/nnz")
+print(f"laplace AMG-CG    {amg:8.3f} s (setup {med(go, 'amg_setup_s'):.3f} + CG {med(go, 'amg_cg_s'):.3f}), {med(go, 'amg_iterations'):.0f} iterations; CPU {med(go, 'amg_cpu_s'):.3f} s")
+print(f"laplace Jacobi-CG {jac:8.3f} s, {med(go, 'jacobi_iterations'):.0f} iterations; CPU {med(go, 'jacobi_cpu_s'):.3f} s")
+print(f"SciPy Jacobi-CG   {scj:8.3f} s, {med(sc, 'jacobi_cg_iterations'):.0f} iterations; CPU {med(sc, 'jacobi_cg_cpu_s'):.3f} s; SciPy SpMV {med(sc, 'spmv_ns_per_nnz'):.2f} ns/nnz")
 print(f"ratio SciPy Jacobi-CG / laplace AMG-CG:    {scj / amg:.1f}")
 print(f"ratio SciPy Jacobi-CG / laplace Jacobi-CG: {scj / jac:.2f}")
+print(f"ratios of CPU time: {med(sc, 'jacobi_cg_cpu_s') / med(go, 'amg_cpu_s'):.1f} (AMG), {med(sc, 'jacobi_cg_cpu_s') / med(go, 'jacobi_cpu_s'):.2f} (Jacobi)")
 PY

@@ -112,13 +112,25 @@ func BuildSurface(s *format.Surface, opt Options) (*format.PFM, *Report, error) 
 	q := tetmesh.MeasureQuality(mesh)
 	rep.MinDihedral, rep.MaxDihedral, rep.MaxRadiusEdge = q.MinDihedral, q.MaxDihedral, q.MaxRadiusEdge
 
-	field, err := laplace.Solve(mesh, laplace.Options{Tolerance: opt.SolverTolerance, Progress: progress("solve")})
+	sopt := laplace.Options{Tolerance: opt.SolverTolerance, Progress: progress("solve")}
+	field, err := laplace.Solve(mesh, sopt)
 	if err != nil {
 		return nil, rep, fmt.Errorf("solving for ε: %w", err)
 	}
-	rep.Solver = SolverReport{Iterations: field.Iterations, Residual: field.Residual, Unknowns: field.Unknowns}
+	violations := outside01(field.Epsilon)
+	if violations > 0 {
+		if field, err = laplace.SolveMonotone(mesh, sopt); err != nil {
+			return nil, rep, fmt.Errorf("solving for ε with the monotone operator: %w", err)
+		}
+	}
+	rep.Solver = SolverReport{Iterations: field.Iterations, Residual: field.Residual, Unknowns: field.Unknowns,
+		Monotone: violations > 0, Violations: violations}
 	rep.EpsMin, rep.EpsMax = minMax(field.Epsilon)
-	rep.stage("solve", fmt.Sprintf("%d unknowns, %d CG iterations, residual %.2g", field.Unknowns, field.Iterations, field.Residual))
+	detail := fmt.Sprintf("%d unknowns, %d CG iterations, residual %.2g", field.Unknowns, field.Iterations, field.Residual)
+	if violations > 0 {
+		detail += fmt.Sprintf("; monotone operator (the plain solution left [0, 1] at %d vertices)", violations)
+	}
+	rep.stage("solve", detail)
 
 	p, err := assemble(mesh, field, opt)
 	if err != nil {
@@ -261,6 +273,17 @@ func Write(path string, p *format.PFM, opt Options) (int64, error) {
 	return st.Size(), nil
 }
 
+// outside01 counts the values outside [0, 1].
+func outside01(x []float64) int {
+	n := 0
+	for _, v := range x {
+		if v < 0 || v > 1 {
+			n++
+		}
+	}
+	return n
+}
+
 func minMax(x []float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range x {
@@ -300,6 +323,11 @@ type SolverReport struct {
 	Unknowns   int     `json:"unknowns"`
 	Iterations int     `json:"iterations"`
 	Residual   float64 `json:"residual"`
+	// Monotone says the field was solved with laplace.SolveMonotone
+	// because the plain P1 solution left [0, 1] at Violations vertices
+	// (obtuse tets; see docs/field.md).
+	Monotone   bool `json:"monotone,omitempty"`
+	Violations int  `json:"plain_violations,omitempty"`
 }
 
 // Stage is one step of a build with its wall time.

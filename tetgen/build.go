@@ -44,8 +44,9 @@ type Options struct {
 	// returns true (a core given by an inside test rather than a surface).
 	Core func(p geom.Vec) bool
 	// Sizing, when set, gives a target edge length at each point: tets
-	// whose circumradius exceeds it where their circumcentre lies are
-	// refined.
+	// too big for the smallest target at their vertices (circumradius
+	// above that of the regular tet of that edge) are refined. It is
+	// called once per vertex.
 	Sizing func(p geom.Vec) float64
 	// Progress, when set, is called with the stage name and the fraction
 	// done.
@@ -120,8 +121,9 @@ type mesher struct {
 	// points only, never flips: more points, always converges.
 	conforming bool
 
-	ref8     *refiner // refinement queues
-	minEdge2 float64  // squared shortest edge refinement may create
+	ref8     *refiner  // refinement queues
+	size     []float64 // per vertex: Options.Sizing there, NaN until asked
+	minEdge2 float64   // squared shortest edge refinement may create
 
 	rep   *Report
 	buf   []int32
@@ -155,6 +157,7 @@ func (ms *mesher) addVertex(p geom.Vec, kind uint8, ref int32, on uint8) int32 {
 func (ms *mesher) popVertex() {
 	n := len(ms.kind) - 1
 	ms.kind, ms.ref, ms.on, ms.tag = ms.kind[:n], ms.ref[:n], ms.on[:n], ms.tag[:n]
+	ms.size = ms.size[:min(n, len(ms.size))]
 	ms.m.xyz = ms.m.xyz[:3*n]
 	ms.m.vt = ms.m.vt[:n]
 }

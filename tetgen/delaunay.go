@@ -72,6 +72,8 @@ type tri struct {
 	// take the region of the cavity they fill.
 	region []int8
 	newReg []int8
+	// sines counts tet quality evaluations: optimization's work budget.
+	sines int
 	// flipped is set once a flip has made the tetrahedralization
 	// possibly non-Delaunay: insertions then check their cavities.
 	flipped bool

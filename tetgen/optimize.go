@@ -24,56 +24,72 @@ import (
 // optTarget is the smallest dihedral angle optimization works towards.
 const optTarget = 15 * math.Pi / 180
 
+// optRounds bounds the optimization rounds and smoothSteps the compass
+// search steps of one vertex move.
+const (
+	optRounds   = 12
+	smoothSteps = 24
+	// optWork bounds the tet quality evaluations of optimization, per
+	// tet of the mesh: near a small input angle no move mends the tets,
+	// and without a bound the search would go on trying.
+	optWork = 100
+)
+
 // minSine returns the smallest sine of the dihedral angles of the tet
-// with vertices a, b, c, d (0 for a flat one).
+// with vertices a, b, c, d (0 for a flat one). With face normals nᵢ,
+// sin² = 1 − (nᵢ·nⱼ)²/(|nᵢ|²|nⱼ|²): one square root per tet.
 func minSine(a, b, c, d geom.Vec) float64 {
 	p := [4]geom.Vec{a, b, c, d}
 	var n [4]geom.Vec
 	var l [4]float64
 	for k, f := range faces {
 		n[k] = geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
-		l[k] = geom.Norm(n[k])
+		l[k] = geom.Dot(n[k], n[k])
 	}
 	worst := 1.0
 	for i := 0; i < 4; i++ {
 		for j := i + 1; j < 4; j++ {
-			s := geom.Norm(geom.Cross(n[i], n[j])) / (l[i] * l[j])
-			if !(s < worst) {
-				if math.IsNaN(s) {
-					return 0
-				}
-				continue
-			}
-			worst = s
+			c := geom.Dot(n[i], n[j])
+			worst = min(worst, 1-c*c/(l[i]*l[j]))
 		}
 	}
-	return worst
+	if !(worst > 0) { // flat, or NaN from a zero-area face
+		return 0
+	}
+	return math.Sqrt(worst)
 }
 
 func (m *tri) tetMinSine(t int32) float64 {
+	m.sines++
 	q := m.tet(t)
 	return minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
 }
 
-// optimize improves the tets below the target for a few rounds.
+// optimize improves the tets below the target for a few rounds. In a
+// round each vertex is smoothed at most once: a tet whose small angle no
+// move of its vertices mends (one at a small input angle) costs one try
+// per vertex, not one per bad tet around it.
 func (ms *mesher) optimize() error {
 	if ms.opt.Coarse {
 		return nil
 	}
 	m := ms.m
 	target := math.Sin(optTarget)
-	for round := 0; round < 6; round++ {
-		var bad []int32
+	tried := make([]int32, len(ms.kind)) // round+1 when smoothed in that round
+	budget := m.sines + optWork*m.numTets()
+	var bad []int32
+	for round := int32(0); round < optRounds; round++ {
+		bad = bad[:0]
 		for t := int32(0); t < int32(m.numTets()); t++ {
 			if m.alive(t) && m.tetMinSine(t) < target {
 				bad = append(bad, t)
 			}
 		}
-		if len(bad) == 0 {
-			return nil
-		}
 		improved := 0
 		for _, t := range bad {
+			if m.sines > budget {
+				return nil
+			}
 			if !m.alive(t) || m.tetMinSine(t) >= target {
 				continue
 			}
@@ -82,13 +98,19 @@ func (ms *mesher) optimize() error {
 				continue
 			}
 			for _, v := range m.tet(t) {
-				if ms.movable(v) && ms.smooth(v) {
+				if !ms.movable(v) || tried[v] == round+1 {
+					continue
+				}
+				tried[v] = round + 1
+				if ms.smooth(v) {
 					improved++
 					break
 				}
 			}
 		}
-		if improved == 0 {
+		// Stop when a round mends little: what is left is mostly pinned
+		// by the surface.
+		if improved <= len(bad)/50 {
 			return nil
 		}
 	}
@@ -98,74 +120,91 @@ func (ms *mesher) optimize() error {
 // movable reports whether smoothing may move vertex v.
 func (ms *mesher) movable(v int32) bool { return ms.kind[v] == vVolume }
 
-// smooth moves vertex v to the candidate position that most raises the
-// smallest sine over its star, if any does. Candidates: the centroid of
-// its neighbours, and points part of the way towards it and towards the
-// centroids of its star's tets.
+// smooth moves vertex v where the worst tet of its star is best: it
+// tries the centroid of its neighbours, then a compass search (steps away
+// from the worst tet and along the axes, halved when none helps). Every
+// accepted position keeps the star's tets positive.
 func (ms *mesher) smooth(v int32) bool {
 	m := ms.m
-	star := m.star(v, nil)
-	worst := func() float64 {
-		w := 1.0
-		for _, t := range star {
-			w = min(w, m.tetMinSine(t))
+	ms.buf = m.star(v, ms.buf)
+	star := ms.buf
+	worst := 0 // index in star of the worst tet: tested first, it rejects most candidates
+	// eval returns the smallest sine over the star, or −1 when it is not
+	// above bound or a tet is not positive.
+	eval := func(bound float64) float64 {
+		w := m.tetMinSine(star[worst])
+		if w <= bound {
+			return -1
 		}
-		return w
-	}
-	valid := func() bool {
+		wi := worst
+		for i, t := range star {
+			if i == worst {
+				continue
+			}
+			s := m.tetMinSine(t)
+			if s <= bound {
+				worst = i
+				return -1
+			}
+			if s < w {
+				w, wi = s, i
+			}
+		}
 		for _, t := range star {
 			q := m.tet(t)
 			if geom.Orient3DAt(m.xyz, q[0], q[1], q[2], q[3]) <= 0 {
-				return false
+				return -1
 			}
 		}
-		return true
+		worst = wi
+		return w
 	}
 	orig := m.pos(v)
-	before := worst()
+	best, bestQ := orig, eval(-1)
+	if bestQ < 0 {
+		return false
+	}
+	try := func(p geom.Vec) bool {
+		m.setPos(v, p)
+		if q := eval(bestQ); q > bestQ {
+			best, bestQ = p, q
+			return true
+		}
+		m.setPos(v, best)
+		return false
+	}
 	var nb geom.Vec
-	seen := map[int32]bool{v: true}
-	n := 0
+	n, sum := 0, 0.0
+	ms.buf2 = ms.buf2[:0]
 	for _, t := range star {
 		for _, u := range m.tet(t) {
-			if !seen[u] {
-				seen[u] = true
+			if u != v && !slices.Contains(ms.buf2, u) {
+				ms.buf2 = append(ms.buf2, u)
 				nb = geom.Add(nb, m.pos(u))
+				sum += math.Sqrt(geom.Dist2(m.pos(u), orig))
 				n++
 			}
 		}
 	}
-	nb = geom.Scale(1/float64(n), nb)
-	cands := []geom.Vec{nb}
-	for _, w := range []float64{0.5, 0.25} {
-		cands = append(cands, geom.Add(orig, geom.Scale(w, geom.Sub(nb, orig))))
-	}
-	// Move away from the worst tet's opposite face, towards its centroid.
-	var wt int32 = -1
-	wq := 2.0
-	for _, t := range star {
-		if s := m.tetMinSine(t); s < wq {
-			wq, wt = s, t
+	try(geom.Scale(1/float64(n), nb))
+	h := 0.2 * sum / float64(n)
+	for iter := 0; iter < smoothSteps && h > 1e-3*sum/float64(n); iter++ {
+		// Away from the face opposite v in the worst tet.
+		q := m.tet(star[worst])
+		f := m.faceVerts(4*star[worst] + int32(slices.Index(q, v)))
+		nrm := geom.Cross(geom.Sub(m.pos(f[1]), m.pos(f[0])), geom.Sub(m.pos(f[2]), m.pos(f[0])))
+		moved := false
+		if l := geom.Norm(nrm); l > 0 {
+			// The face's normal points out of the tet, away from v.
+			moved = try(geom.Add(best, geom.Scale(-h/l, nrm)))
 		}
-	}
-	if wt >= 0 {
-		var c geom.Vec
-		for _, u := range m.tet(wt) {
-			c = geom.Add(c, m.pos(u))
+		for k := 0; k < 6 && !moved; k++ {
+			var d geom.Vec
+			d[k/2] = float64(1 - 2*(k%2))
+			moved = try(geom.Add(best, geom.Scale(h, d)))
 		}
-		c = geom.Scale(0.25, c)
-		for _, w := range []float64{-0.3, -0.15} {
-			cands = append(cands, geom.Add(orig, geom.Scale(w, geom.Sub(c, orig))))
-		}
-	}
-	best, bestQ := orig, before
-	for _, p := range cands {
-		m.setPos(v, p)
-		if !valid() {
-			continue
-		}
-		if q := worst(); q > bestQ {
-			best, bestQ = p, q
+		if !moved {
+			h /= 2
 		}
 	}
 	m.setPos(v, best)
@@ -184,6 +223,7 @@ func (ms *mesher) flipBetter(t int32) bool {
 	m := ms.m
 	q := m.tet(t)
 	score := func(nq [4]int32) float64 {
+		m.sines++
 		return minSine(m.pos(nq[0]), m.pos(nq[1]), m.pos(nq[2]), m.pos(nq[3]))
 	}
 	for _, e := range tetEdges {

@@ -124,7 +124,7 @@ func (m *tri) tetCircumcentre(t int32) (geom.Vec, float64) {
 func (ms *mesher) isBad(t int32) bool {
 	m := ms.m
 	q := m.tet(t)
-	cc, r2 := m.tetCircumcentre(t)
+	_, r2 := m.tetCircumcentre(t)
 	if math.IsInf(r2, 0) || math.IsNaN(r2) {
 		return false
 	}
@@ -153,11 +153,29 @@ func (ms *mesher) isBad(t int32) bool {
 		}
 	}
 	if o.Sizing != nil {
-		if h := o.Sizing(cc); h > 0 && r2 > regular*h*h {
+		if h := ms.vertexSizing(q); h > 0 && r2 > regular*h*h {
 			return true
 		}
 	}
 	return false
+}
+
+// vertexSizing returns the smallest Options.Sizing at the vertices of tet
+// q. Sizing is asked once per vertex, not once per tet test: a caller's
+// field may be costly (a closest-point query), and a tet is tested every
+// time refinement queues it.
+func (ms *mesher) vertexSizing(q []int32) float64 {
+	h := math.Inf(1)
+	for _, v := range q {
+		for int(v) >= len(ms.size) {
+			ms.size = append(ms.size, math.NaN())
+		}
+		if math.IsNaN(ms.size[v]) {
+			ms.size[v] = ms.opt.Sizing(ms.m.pos(v))
+		}
+		h = min(h, ms.size[v])
+	}
+	return h
 }
 
 // splitTet inserts the circumcentre of bad tet t, or splits the subfaces

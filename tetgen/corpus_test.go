@@ -16,6 +16,7 @@ func TestCorpusCoarse(t *testing.T) {
 	dir := corpus.Dir(t)
 	for _, e := range corpus.Manifest(t, dir) {
 		t.Run(e["file"], func(t *testing.T) {
+			t.Parallel() // the models are independent: use every core
 			s := loadCorpus(t, e["file"])
 			exact := format.Diagnose(s).Verdict.Path == format.PathExact
 			m, rep, err := Build(s, Options{Coarse: true})

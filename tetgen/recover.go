@@ -281,7 +281,7 @@ func (ms *mesher) encroacher(a, b int32) int32 {
 		m.mark[t] = inCavity
 	}
 	best, bestCos := int32(-1), 0.0
-	for i := 0; i < len(queue) && i < 4096; i++ {
+	for i := 0; i < len(queue) && i < 512; i++ {
 		t := queue[i]
 		q := m.tet(t)
 		for _, w := range q {

@@ -1,0 +1,188 @@
+// Command driver is the pfmesh side of bench/tetgen/run.sh. It reads a
+// surface (format.Clean applied) and
+//
+//	driver mesh IN [-q B] [-a V] [-runs N]   meshes it with tetgen.Build and prints
+//	                                  "tets seconds min_dihedral" (median of N runs)
+//	driver convert IN PREFIX          writes it as PREFIX.smesh (TetGen) and
+//	                                  PREFIX.stl (gmsh): all mesh the same triangles
+//	driver quality PREFIX             reads TetGen's PREFIX.node and PREFIX.ele
+//	                                  and prints "tets min_dihedral"
+//	driver sphere N OUT               writes an icosphere of subdivision level N
+//	                                  as OUT (.stl), the benchmark's sphere
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pfmesh/pfmesh/fixtures"
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/atomicfile"
+	"github.com/pfmesh/pfmesh/internal/shapes"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+	"github.com/pfmesh/pfmesh/tetgen"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "driver:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) < 2 {
+		return errors.New("usage: driver mesh|convert|quality|sphere ...")
+	}
+	switch args[0] {
+	case "mesh":
+		fs := flag.NewFlagSet("mesh", flag.ContinueOnError)
+		q := fs.Float64("q", 0, "radius-edge bound (0: tetgen's default 2)")
+		a := fs.Float64("a", 0, "largest tet volume (0: none)")
+		runs := fs.Int("runs", 1, "runs; the median time is printed")
+		if err := fs.Parse(args[2:]); err != nil {
+			return err
+		}
+		s, err := read(args[1])
+		if err != nil {
+			return err
+		}
+		var secs []float64
+		var m *tetgen.Mesh
+		for range *runs {
+			t0 := time.Now()
+			if m, _, err = tetgen.Build(s, tetgen.Options{Quality: *q, MaxVolume: *a}); err != nil {
+				return err
+			}
+			secs = append(secs, time.Since(t0).Seconds())
+		}
+		slices.Sort(secs)
+		fmt.Printf("%d %.3f %.3f\n", m.NumTets(), secs[len(secs)/2], tetmesh.MeasureQuality(m).MinDihedral)
+	case "convert":
+		if len(args) != 3 {
+			return errors.New("usage: driver convert IN PREFIX")
+		}
+		s, err := read(args[1])
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.Write(args[2]+".smesh", func(w io.Writer) error { return writeSmesh(w, s) }); err != nil {
+			return err
+		}
+		return os.WriteFile(args[2]+".stl", fixtures.BinarySTL(s, "pfmesh bench"), 0o644)
+	case "quality":
+		m, err := readTetGen(args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%d %.3f\n", m.NumTets(), tetmesh.MeasureQuality(m).MinDihedral)
+	case "sphere":
+		if len(args) != 3 {
+			return errors.New("usage: driver sphere LEVEL OUT")
+		}
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 0 || n > 8 {
+			return fmt.Errorf("sphere level %q: want 0..8", args[1])
+		}
+		data := fixtures.BinarySTL(shapes.Icosphere(1, n), "icosphere")
+		return os.WriteFile(args[2], data, 0o644)
+	default:
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+	return nil
+}
+
+func read(path string) (*format.Surface, error) {
+	s, err := format.ReadSurface(path, format.ReadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	s, _ = format.Clean(s, format.CleanOptions{})
+	return s, nil
+}
+
+func writeSmesh(out io.Writer, s *format.Surface) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "%d 3 0 0\n", s.NumVertices())
+	for i := 0; i < s.NumVertices(); i++ {
+		fmt.Fprintf(w, "%d %.17g %.17g %.17g\n", i, s.Positions[3*i], s.Positions[3*i+1], s.Positions[3*i+2])
+	}
+	fmt.Fprintf(w, "%d 0\n", s.NumTriangles())
+	for i := 0; i < s.NumTriangles(); i++ {
+		fmt.Fprintf(w, "3 %d %d %d\n", s.Triangles[3*i], s.Triangles[3*i+1], s.Triangles[3*i+2])
+	}
+	fmt.Fprintf(w, "0\n0\n")
+	return w.Flush()
+}
+
+// readTetGen reads TetGen's PREFIX.node and PREFIX.ele (0- or 1-based).
+func readTetGen(prefix string) (*tetmesh.Mesh, error) {
+	nodes, err := records(prefix + ".node")
+	if err != nil {
+		return nil, err
+	}
+	eles, err := records(prefix + ".ele")
+	if err != nil {
+		return nil, err
+	}
+	m := &tetmesh.Mesh{}
+	base := -1
+	for _, r := range nodes {
+		if len(r) < 4 {
+			return nil, fmt.Errorf("%s.node: short record %v", prefix, r)
+		}
+		if base < 0 {
+			base = int(r[0])
+		}
+		m.Positions = append(m.Positions, r[1], r[2], r[3])
+	}
+	for _, r := range eles {
+		if len(r) < 5 {
+			return nil, fmt.Errorf("%s.ele: short record %v", prefix, r)
+		}
+		for _, x := range r[1:5] {
+			m.Tets = append(m.Tets, int32(int(x)-base))
+		}
+	}
+	m.Tags = make([]tetmesh.Tag, len(m.Positions)/3)
+	return m, nil
+}
+
+// records returns the numeric lines of a TetGen file after its header.
+func records(path string) ([][]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out [][]float64
+	sc := bufio.NewScanner(f)
+	header := true
+	for sc.Scan() {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		if header {
+			header = false
+			continue
+		}
+		r := make([]float64, len(fields))
+		for i, x := range fields {
+			if r[i], err = strconv.ParseFloat(x, 64); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, sc.Err()
+}

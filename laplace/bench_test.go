@@ -200,6 +200,27 @@ func BenchmarkAMGSetup(b *testing.B) {
 	}
 }
 
+// BenchmarkCG times the AMG-preconditioned CG iterations alone, from
+// x = 0 to the default tolerance, on a hierarchy built once.
+func BenchmarkCG(b *testing.B) {
+	sys := benchSystem(b, 1e6)
+	h, err := newAMG(&sys.a)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, x := newCGWork(sys.a.n), make([]float64, sys.a.n)
+	b.Run("n=1e6", func(b *testing.B) {
+		var res cgResult
+		cpu0 := cpuTime()
+		for b.Loop() {
+			clear(x)
+			res = pcg(&sys.a, sys.b, x, h, w, 1e-10, 1000, nil)
+		}
+		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s")
+		b.ReportMetric(float64(res.iterations), "iters")
+	})
+}
+
 // BenchmarkSpMV compares y = A x on the reduced 1M-vertex system: this
 // package's symmetric block storage against github.com/james-bowman/sparse's
 // MulVecTo on the same matrix in CSR, whose int columns move 16 bytes per

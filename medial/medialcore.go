@@ -150,7 +150,7 @@ func (k *kernel) sheetPoints() []float64 {
 	var pts []float64
 	for _, i := range k.kept {
 		c := k.ax.Centre(int(i))
-		if s := k.sizing(c); k.ax.Alpha[i] < solidAlpha && k.level(c, s, solidAlpha) < -s {
+		if s := k.sizing(c); k.ax.Alpha[i] < solidAlpha && k.level(c, s, solidAlpha) <= -s {
 			pts = append(pts, c[:]...)
 		}
 	}

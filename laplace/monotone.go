@@ -55,8 +55,10 @@ func SolveMonotone(m *tetmesh.Mesh, opt Options) (*Field, error) {
 			f.Epsilon[v] = 1
 		}
 	}
+	// The exact solution of the M-matrix system lies in [0, 1]; what CG
+	// leaves outside is its own error, far below the tolerance.
 	for r, v := range order {
-		f.Epsilon[v] = x[r]
+		f.Epsilon[v] = min(max(x[r], 0), 1)
 	}
 	t0 = time.Now()
 	f.Gradient = tetmesh.VertexGradients(m.Positions, m.Tets, f.Epsilon)

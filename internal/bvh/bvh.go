@@ -230,7 +230,14 @@ func (t *Tree) BoxDist2(i int32, p geom.Vec) float64 {
 // squared distance from p to the item's box. It returns (−1, +Inf) for an
 // empty tree.
 func (t *Tree) Nearest(p geom.Vec, dist2 func(item int32) float64) (best int32, bestD2 float64) {
-	best, bestD2 = -1, math.Inf(1)
+	return t.NearestWithin(p, math.Inf(1), dist2)
+}
+
+// NearestWithin is Nearest restricted to items with dist2 below bound2: it
+// returns (−1, bound2) when there is none, and never visits a node whose
+// box is that far.
+func (t *Tree) NearestWithin(p geom.Vec, bound2 float64, dist2 func(item int32) float64) (best int32, bestD2 float64) {
+	best, bestD2 = -1, bound2
 	if len(t.Nodes) == 0 {
 		return
 	}

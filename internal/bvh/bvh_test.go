@@ -152,3 +152,24 @@ func BenchmarkBuild(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "items/s")
 }
+
+// NearestWithin agrees with a brute-force scan restricted to the bound.
+func TestNearestWithin(t *testing.T) {
+	var boxes []float64
+	for i := range 50 {
+		x := float64(i)
+		boxes = append(boxes, x, 0, 0, x+0.5, 0.5, 0.5)
+	}
+	tr := Build(boxes, 3)
+	p := geom.Vec{-3, 0.2, 0.2}
+	d2 := func(it int32) float64 { d := float64(it) - p[0]; return d * d }
+	for _, c := range []struct {
+		bound float64
+		want  int32
+	}{{100, 0}, {9, -1}, {9.0001, 0}} {
+		got, gd := tr.NearestWithin(p, c.bound, d2)
+		if got != c.want || c.want < 0 && gd != c.bound {
+			t.Errorf("bound %g: got %d (%g), want %d", c.bound, got, gd, c.want)
+		}
+	}
+}

@@ -123,6 +123,12 @@ var debugBad int
 // works on a tet.
 const qualityTarget = 15
 
+// maxGap is the largest volume gap between output boundary and input, as
+// a fraction of the volume, that Build accepts without refining: a
+// boundary within the Hausdorff tolerance can still shave thin rounded
+// parts (propeller blades) by more than a percent.
+const maxGap = 0.006
+
 // maxRounds bounds the lattices one Build makes.
 const maxRounds = 9
 
@@ -132,7 +138,7 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 	origin, size := b.rootCube()
 	z := &sizing{in: in, opt: &b.opt, tol: tol, surfCap: in.diag / 20, floor: tol,
 		forced: newKeyMap(0), minLevel: 3}
-	worstBefore := math.Inf(1) // worst miss of the last round
+	worstBefore, gapBefore := math.Inf(1), math.Inf(1) // of the last round
 	for round := 1; ; round++ {
 		frac := func(x float64) float64 { return (float64(round-1) + x) / maxRounds }
 		b.progress("octree", frac(0))
@@ -210,21 +216,37 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 				}
 			}
 		}
-		// Refining helps only while the worst miss shrinks: one that a
-		// finer lattice cannot reach (a crease the snapping cannot follow)
-		// would otherwise multiply the tets until maxRounds.
+		// Refining helps only while the worst miss (or the gap) shrinks:
+		// one that a finer lattice cannot reach (a crease the snapping
+		// cannot follow) would otherwise multiply the tets until
+		// maxRounds.
 		worst := max(fid.in, fid.out)
 		stalled := round >= 3 && worst >= 0.99*worstBefore
-		worstBefore = worst
-		if len(fid.bad) > 0 && round < maxRounds && !stalled {
+		gapLimit := maxGap * m.Volume()
+		wide := fid.widest(gapLimit)
+		gapStalled := round >= 3 && fid.gap >= 0.99*gapBefore
+		worstBefore, gapBefore = worst, fid.gap
+		b.rep.VolumeGap = fid.gap
+		if debugf != nil {
+			debugf("round %d tets %d gap %.3g%% wide %d bad %d in %.3g out %.3g", round, m.NumTets(), 100*fid.gap/m.Volume(), len(wide), len(fid.bad), fid.in, fid.out)
+		}
+		refine := len(fid.bad) > 0 && !stalled || len(wide) > 0 && !gapStalled
+		if refine && round < maxRounds {
 			for _, x := range fid.bad {
 				z.force(o, x)
+			}
+			for _, p := range wide {
+				z.splitLeaf(o, p)
 			}
 			continue
 		}
 		if len(fid.bad) > 0 {
 			b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("tolerance %.3g not reached after %d rounds: %d samples farther (input→output %.3g, output→input %.3g)",
 				tol, round, len(fid.bad), fid.in, fid.out))
+		}
+		if len(wide) > 0 {
+			b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("volume gap %.3g is %.2f%% of the volume after %d rounds (aim %.2f%%)",
+				fid.gap, 100*fid.gap/m.Volume(), round, 100*maxGap))
 		}
 		b.progress("thickness", frac(0.8))
 		b.rep.ThinnestFeature = thinnest(m, tris)

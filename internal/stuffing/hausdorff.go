@@ -1,7 +1,9 @@
 package stuffing
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -93,6 +95,38 @@ type fidelity struct {
 	in, out  float64 // largest sampled distances, input→output and output→input
 	bad      []miss  // samples farther than the tolerance
 	fillArea float64
+	// gap is the volume between the output boundary and the input,
+	// Σ area × mean distance over the boundary faces on the input (the
+	// mean from the edge midpoints, exact for a quadratic gap): a bound on
+	// the volume error, as convex and concave parts would partly cancel.
+	gap float64
+	// gaps holds each such face's centroid and share of gap.
+	gaps []faceGap
+}
+
+// faceGap is one output boundary face's share of the volume gap.
+type faceGap struct {
+	at  geom.Vec
+	gap float64
+}
+
+// widest returns the centroids of the faces with the largest gaps, as
+// many as make up the part of f.gap over limit (refining one divides its
+// gap by about four).
+func (f *fidelity) widest(limit float64) []geom.Vec {
+	if f.gap <= limit {
+		return nil
+	}
+	g := slices.Clone(f.gaps)
+	slices.SortFunc(g, func(a, b faceGap) int {
+		return cmp.Or(cmp.Compare(b.gap, a.gap), cmp.Compare(a.at[0], b.at[0]), cmp.Compare(a.at[1], b.at[1]), cmp.Compare(a.at[2], b.at[2]))
+	})
+	var out []geom.Vec
+	for rest := f.gap - limit/2; rest > 0 && len(out) < len(g); {
+		rest -= 0.75 * g[len(out)].gap
+		out = append(out, g[len(out)].at)
+	}
+	return out
 }
 
 // measure samples both one-sided distances between the output boundary
@@ -178,28 +212,38 @@ func measure(lc *locator, m *tetmesh.Mesh, tris []int32, onTri []int32, tol floa
 	dOut := make([]float64, nb)
 	badOut := make([][]miss, nb)
 	area := make([]float64, nb)
+	gap := make([]float64, nb)
 	parallelFor(nb, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			v := tris[3*t : 3*t+3]
 			a, b, c := m.Vertex(v[0]), m.Vertex(v[1]), m.Vertex(v[2])
+			area[t] = geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a))) / 2
 			if onTri[v[0]] < 0 || onTri[v[1]] < 0 || onTri[v[2]] < 0 {
-				area[t] = geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a))) / 2
 				continue
 			}
-			for _, p := range [4]geom.Vec{mid(a, b), mid(b, c), mid(c, a), geom.Scale(1.0/3, geom.Add(a, geom.Add(b, c)))} {
+			for k, p := range [4]geom.Vec{mid(a, b), mid(b, c), mid(c, a), geom.Scale(1.0/3, geom.Add(a, geom.Add(b, c)))} {
 				_, _, d2 := inIndex.Closest(p)
 				d := math.Sqrt(d2)
 				dOut[t] = max(dOut[t], d)
 				if d > tol {
 					badOut[t] = append(badOut[t], miss{p, d})
 				}
+				if k < 3 {
+					gap[t] += area[t] * d / 3
+				}
 			}
+			area[t] = 0 // on the input: not fill
 		}
 	})
 	for t := range dOut {
 		f.out = max(f.out, dOut[t])
 		f.bad = append(f.bad, badOut[t]...)
 		f.fillArea += area[t]
+		if gap[t] > 0 {
+			f.gap += gap[t]
+			v := tris[3*t : 3*t+3]
+			f.gaps = append(f.gaps, faceGap{geom.Scale(1.0/3, geom.Add(m.Vertex(v[0]), geom.Add(m.Vertex(v[1]), m.Vertex(v[2])))), gap[t]})
+		}
 	}
 	return f
 }

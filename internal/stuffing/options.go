@@ -35,6 +35,11 @@ type Report struct {
 	// the parts of the input that bound the solid to the output boundary.
 	// Both are upper bounds, certified to within Tolerance/8.
 	HausdorffOut, HausdorffIn float64
+	// VolumeGap is the volume between the output boundary and the input,
+	// sampled (Σ face area × mean distance to the input): a bound on the
+	// volume error of the parts on the input, kept under 0.6% of the
+	// volume by refining where it is widest.
+	VolumeGap float64
 	// FillArea is the area of the boundary that spans holes of the input
 	// (on the level surface w = 1/2 rather than on an input triangle).
 	FillArea float64

@@ -127,20 +127,10 @@ func (z *sizing) facing(tris []int32) bool {
 // further when the miss was large (the error of a cell falls about in
 // proportion to its size).
 func (z *sizing) force(o *octree, x miss) {
-	n := float64(uint32(1) << maxLevel)
-	var idx [3]uint32
-	for k := range 3 {
-		f := (x.p[k] - o.origin[k]) / o.size * n
-		if !(f >= 0 && f < n) {
-			return
-		}
-		idx[k] = uint32(f)
-	}
-	key, _, ok := o.leafAt(maxLevel, idx[0], idx[1], idx[2])
+	idx, level, ok := o.leafOf(x.p)
 	if !ok {
 		return
 	}
-	level, _, _, _ := unpackNode(key)
 	extra := int(math.Ceil(math.Log2(x.d / (0.6 * z.tol))))
 	target := min(maxLevel, level+min(3, max(1, extra)))
 	// Split the cells around x too, so the finer region is wider than the
@@ -154,5 +144,38 @@ func (z *sizing) force(o *octree, x miss) {
 				z.forced.set(nodeKey(l, ni, nj, nk), 1)
 			}
 		}
+	}
+}
+
+// leafOf returns the finest-level index of p and the level of the leaf
+// containing it.
+func (o *octree) leafOf(p geom.Vec) (idx [3]uint32, level int, ok bool) {
+	n := float64(uint32(1) << maxLevel)
+	for k := range 3 {
+		f := (p[k] - o.origin[k]) / o.size * n
+		if !(f >= 0 && f < n) {
+			return idx, 0, false
+		}
+		idx[k] = uint32(f)
+	}
+	key, _, ok := o.leafAt(maxLevel, idx[0], idx[1], idx[2])
+	if !ok {
+		return idx, 0, false
+	}
+	level, _, _, _ = unpackNode(key)
+	return idx, level, true
+}
+
+// splitLeaf makes the next octree one level finer in the leaf containing
+// p, and nowhere else but where balancing needs it: the gentler
+// refinement the volume gap asks for.
+func (z *sizing) splitLeaf(o *octree, p geom.Vec) {
+	idx, level, ok := o.leafOf(p)
+	if !ok || level >= maxLevel {
+		return
+	}
+	for l := 0; l <= level; l++ {
+		sh := maxLevel - l
+		z.forced.set(nodeKey(l, idx[0]>>sh, idx[1]>>sh, idx[2]>>sh), 1)
 	}
 }

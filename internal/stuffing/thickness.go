@@ -47,19 +47,17 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 		for i := lo; i < hi; i++ {
 			v := verts[i]
 			p, n := m.Vertex(v), normal[v]
-			d2 := reach * reach
-			box := [6]float64{p[0] - reach, p[1] - reach, p[2] - reach, p[0] + reach, p[1] + reach, p[2] + reach}
-			ix.Tree.Query(box, func(t int32) bool {
+			_, d2 := ix.Tree.NearestWithin(p, reach*reach, func(t int32) float64 {
 				w := tris[3*t : 3*t+3]
 				if geom.Dot(tn[t], n) > facingCos || w[0] == v || w[1] == v || w[2] == v {
-					return true
+					return math.Inf(1)
 				}
 				a, b, c := ix.Triangle(t)
 				q := trisearch.ClosestOnTriangle(p, a, b, c)
-				if geom.Dot(geom.Sub(q, p), n) < 0 { // across material, not a gap
-					d2 = min(d2, geom.Dist2(p, q))
+				if geom.Dot(geom.Sub(q, p), n) >= 0 { // a gap, not across material
+					return math.Inf(1)
 				}
-				return true
+				return geom.Dist2(p, q)
 			})
 			best[i] = math.Sqrt(d2)
 		}

@@ -72,6 +72,11 @@ type Report struct {
 	// failed and the surface was recovered by conforming Delaunay
 	// refinement instead (more Steiner points).
 	ConformingRecovery bool `json:"conforming_recovery"`
+	// QualityCapped is set when refinement stopped enforcing the
+	// radius-edge bound after adding the most vertices it may for it
+	// (small angles between facets make refinement cascade): some tets
+	// then exceed Quality.
+	QualityCapped bool `json:"quality_capped"`
 
 	InputVolume float64 `json:"input_volume"` // enclosed by the input surface, m³
 	Volume      float64 `json:"volume"`       // of the tets, m³
@@ -121,9 +126,12 @@ type mesher struct {
 	// points only, never flips: more points, always converges.
 	conforming bool
 
-	ref8     *refiner  // refinement queues
-	size     []float64 // per vertex: Options.Sizing there, NaN until asked
-	minEdge2 float64   // squared shortest edge refinement may create
+	ref8 *refiner // refinement queues
+	// qualityCap is the vertex count past which the radius-edge bound
+	// no longer refines (see qualityVertices).
+	qualityCap int
+	size       []float64 // per vertex: Options.Sizing there, NaN until asked
+	minEdge2   float64   // squared shortest edge refinement may create
 
 	rep   *Report
 	buf   []int32

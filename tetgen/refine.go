@@ -31,6 +31,14 @@ type refiner struct {
 	giveUp map[[4]int32]int
 }
 
+// qualityVertices bounds the vertices refinement may add for the
+// radius-edge bound alone, per input vertex. Near small angles between
+// facets (below about 60°, as on marching-cubes core surfaces)
+// encroachment splits can cascade without end; past the cap only size
+// bounds (MaxVolume, EdgeLength, Sizing) still refine, and
+// Report.QualityCapped says so.
+const qualityVertices = 20
+
 // minRefineEdge is the shortest edge refinement creates, relative to the
 // body's size: below it, points would crowd within rounding distance of
 // each other (only near very small input angles).
@@ -45,6 +53,7 @@ func (ms *mesher) refine() error {
 	ms.ref8 = r
 	lo, hi := ms.bounds()
 	ms.minEdge2 = math.Pow(minRefineEdge*math.Sqrt(geom.Dist2(lo, hi)), 2)
+	ms.qualityCap = len(ms.kind) + qualityVertices*(ms.nInput+len(ms.opt.Points)/3) + 10000
 	for t := int32(0); t < int32(m.numTets()); t++ {
 		if m.alive(t) {
 			r.tets = append(r.tets, t)
@@ -83,6 +92,7 @@ func (ms *mesher) refine() error {
 				ms.splitTet(t)
 			}
 		default:
+			ms.rep.QualityCapped = len(ms.kind) >= ms.qualityCap
 			return nil
 		}
 		if ms.opt.Progress != nil && steps%65536 == 0 {
@@ -137,7 +147,7 @@ func (ms *mesher) isBad(t int32) bool {
 	}
 	o := &ms.opt
 	b := o.Quality
-	if r2 > b*b*short {
+	if r2 > b*b*short && len(ms.kind) < ms.qualityCap {
 		return true
 	}
 	// The regular tet with edge L has circumradius L·√(3/8).

@@ -138,7 +138,8 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 	origin, size := b.rootCube()
 	z := &sizing{in: in, opt: &b.opt, tol: tol, surfCap: in.diag / 20, floor: tol,
 		forced: newKeyMap(0), minLevel: 3}
-	worstBefore, gapBefore := math.Inf(1), math.Inf(1) // of the last round
+	bestWorst, flat := math.Inf(1), 0 // smallest worst miss so far, rounds since
+	gapBefore := math.Inf(1)
 	for round := 1; ; round++ {
 		frac := func(x float64) float64 { return (float64(round-1) + x) / maxRounds }
 		b.progress("octree", frac(0))
@@ -216,16 +217,22 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 				}
 			}
 		}
-		// Refining helps only while the worst miss (or the gap) shrinks:
-		// one that a finer lattice cannot reach (a crease the snapping
-		// cannot follow) would otherwise multiply the tets until
-		// maxRounds.
+		// Refining helps only while the worst miss or the gap shrinks: a
+		// miss a finer lattice cannot reach (a crease the snapping cannot
+		// follow) would otherwise multiply the tets until maxRounds. The
+		// worst miss need not shrink every round, so two rounds without a
+		// new best end the refinement.
 		worst := max(fid.in, fid.out)
-		stalled := round >= 3 && worst >= 0.99*worstBefore
+		if worst < 0.99*bestWorst {
+			bestWorst, flat = worst, 0
+		} else {
+			flat++
+		}
 		gapLimit := maxGap * m.Volume()
 		wide := fid.widest(gapLimit)
 		gapStalled := round >= 3 && fid.gap >= 0.99*gapBefore
-		worstBefore, gapBefore = worst, fid.gap
+		stalled := flat >= 2
+		gapBefore = fid.gap
 		b.rep.VolumeGap = fid.gap
 		if debugf != nil {
 			debugf("round %d tets %d gap %.3g%% wide %d bad %d in %.3g out %.3g", round, m.NumTets(), 100*fid.gap/m.Volume(), len(wide), len(fid.bad), fid.in, fid.out)

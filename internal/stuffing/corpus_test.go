@@ -123,6 +123,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, e := range corpus.Manifest(t, dir) {
 		t.Run(e["file"], func(t *testing.T) {
+			t.Parallel() // Build's serial stages leave the second core idle
 			s, err := format.ReadSurface(e.Path(dir), format.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)

@@ -19,7 +19,7 @@ type Options struct {
 	Sizing func(p geom.Vec) float64
 	// FeatureAngle is the dihedral angle between neighbouring triangles'
 	// normals, in degrees, above which an input edge is a crease the
-	// boundary keeps; 0 means 40.
+	// boundary keeps; 0 means 29.
 	FeatureAngle float64
 	// Progress, when set, is called with the stage running and the
 	// fraction of the build done.

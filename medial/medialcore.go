@@ -13,6 +13,8 @@ const (
 	// sizeFraction is the target edge length relative to the local half
 	// thickness.
 	sizeFraction = 0.25
+	// sheetSizeFraction replaces it where the axis is a sheet.
+	sheetSizeFraction = 1.0
 	// solidAlpha: balls with α at least this make the solid part of the
 	// core, which is given to the exact mesher as a closed surface; thinner
 	// (sheet-like) parts are given as points on the sheet.
@@ -120,17 +122,27 @@ func (k *kernel) thickness(p geom.Vec) float64 {
 // field of codimension m about the axis, ε″ ∝ ρ^(−m) at distance ρ from
 // it, so an even P1 error wants edges ∝ ρ^(m/2): at a sphere's core
 // (ρ = r/2) about a third of those at its surface. A sheet's field is
-// linear and gets no grading.
+// linear across it, which P1 reproduces on any mesh: it gets no grading
+// and edges up to sheetSizeFraction of the half thickness, so that a thin
+// plate does not take a fine mesh over its whole width.
 func (k *kernel) sizing(p geom.Vec) float64 {
 	s := sizeFraction * k.thickness(p)
 	i := k.balls.largest(p)
 	if i < 0 {
-		return s
+		// Outside the kept balls (near pruned branches, or outside the
+		// body, where the mesher asks about circumcentres of flat tets
+		// at the surface): the ball that sets the thickness.
+		if i = k.support.largest(p); i < 0 {
+			return s
+		}
 	}
 	r, a, m := k.ax.Radii[i], k.ax.Alpha[i], k.ax.Codim[i]
 	e := m / 2
 	if m < 1.5 {
-		e = 1.5 * (m - 1) // ramps to 0 for a sheet
+		// Ramps from the sheet's (m = 1) to the curve's (m = 1.5).
+		f := max(0, min(1, 2*(1.5-m)))
+		s *= 1 + f*(sheetSizeFraction/sizeFraction-1)
+		e = 1.5 * (m - 1)
 	}
 	if e <= 0 || a <= 0 {
 		return s

@@ -47,7 +47,7 @@ func buildPipelineInputs(t *testing.T, name string) {
 				t.Fatalf("%s: medial %s: %v", name, mode, err)
 			}
 			for _, coarse := range []bool{true, false} {
-				if !coarse && mode == "depth" && name != "icosphere.obj" && name != "torus.off" {
+				if !coarse && (testing.Short() || mode == "depth" && name != "icosphere.obj" && name != "torus.off") {
 					continue // 2e5 tets and 10-30 s each: see docs/meshing.md
 				}
 				opt := tetgen.Options{Coarse: coarse}

@@ -2,6 +2,8 @@ package tetgen
 
 import (
 	"math"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/format"
@@ -184,5 +186,23 @@ func TestBuildQuality(t *testing.T) {
 				t.Errorf("smallest dihedral angle %.2f°, below the %.1f° this shape reached", got, minDihedral[c.name])
 			}
 		})
+	}
+}
+
+// Same input and options, same output, whatever GOMAXPROCS is.
+func TestBuildDeterministic(t *testing.T) {
+	s := shapes.Torus(2, 0.5, 24, 12)
+	var prev *Mesh
+	for _, procs := range []int{1, 2, 1} {
+		old := runtime.GOMAXPROCS(procs)
+		m, _, err := Build(s, Options{Points: []float64{2, 0, 0, -2, 0, 0}})
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev != nil && (!slices.Equal(m.Positions, prev.Positions) || !slices.Equal(m.Tets, prev.Tets) || !slices.Equal(m.Tags, prev.Tags)) {
+			t.Fatalf("GOMAXPROCS=%d: a different mesh (%d tets, before %d)", procs, m.NumTets(), prev.NumTets())
+		}
+		prev = m
 	}
 }

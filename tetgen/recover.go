@@ -189,7 +189,7 @@ func errTouches(p geom.Vec) error {
 // splitSubsegment splits subsegment e of subface f.
 func (ms *mesher) splitSubsegment(f, e int32) error {
 	a, b := ms.s.edge(f, e)
-	p, ref, err := ms.segmentSplitPoint(a, b)
+	p, ref, err := ms.segmentSplitPoint(a, b, recoverySearch)
 	if err != nil {
 		return err
 	}
@@ -213,12 +213,12 @@ func (ms *mesher) splitSubsegment(f, e int32) error {
 //     midpoint.
 //
 // It returns the point and the input edge it lies on.
-func (ms *mesher) segmentSplitPoint(a, b int32) (geom.Vec, int32, error) {
+func (ms *mesher) segmentSplitPoint(a, b int32, search int) (geom.Vec, int32, error) {
 	pa, pb := ms.m.pos(a), ms.m.pos(b)
 	ref := ms.segmentOf(a, b)
 	l := math.Sqrt(geom.Dist2(pa, pb))
 	t := -1.0
-	if w := ms.encroacher(a, b); w >= 0 {
+	if w := ms.encroacher(a, b, search); w >= 0 {
 		pw := ms.m.pos(w)
 		ends := ms.segEnds[2*ref : 2*ref+2]
 		t = geom.Dot(geom.Sub(pw, pa), geom.Sub(pb, pa)) / (l * l)
@@ -253,6 +253,15 @@ func (ms *mesher) segmentSplitPoint(a, b int32) (geom.Vec, int32, error) {
 	return p, ref, nil
 }
 
+// Tets encroacher searches: widely in boundary recovery, where the split
+// point decides how many more follow on CAD fans; near a–b in refinement,
+// where the encroaching vertex is usually a neighbour of the subsegment
+// and the search ran for every split.
+const (
+	recoverySearch = 512
+	refineSearch   = 64
+)
+
 // joined reports whether vertex w lies on an input edge ending at input
 // vertex v, or is joined to v by one.
 func (ms *mesher) joined(w, v int32) bool {
@@ -269,8 +278,8 @@ func (ms *mesher) joined(w, v int32) bool {
 
 // encroacher returns the vertex inside the diametral ball of a–b that sees
 // a–b at the largest angle, or −1. It searches the tets meeting the ball,
-// starting around a.
-func (ms *mesher) encroacher(a, b int32) int32 {
+// starting around a, at most search of them.
+func (ms *mesher) encroacher(a, b int32, search int) int32 {
 	m := ms.m
 	pa, pb := m.pos(a), m.pos(b)
 	c := geom.Scale(0.5, geom.Add(pa, pb))
@@ -281,7 +290,7 @@ func (ms *mesher) encroacher(a, b int32) int32 {
 		m.mark[t] = inCavity
 	}
 	best, bestCos := int32(-1), 0.0
-	for i := 0; i < len(queue) && i < 512; i++ {
+	for i := 0; i < len(queue) && i < search; i++ {
 		t := queue[i]
 		q := m.tet(t)
 		for _, w := range q {

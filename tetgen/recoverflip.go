@@ -456,7 +456,7 @@ func (ms *mesher) forceSurfaceVertex(cand []geom.Vec, kind uint8, ref int32, f, 
 func (ms *mesher) forceSubsegment(f, e int32) error {
 	a, b := ms.s.edge(f, e)
 	pa, pb := ms.m.pos(a), ms.m.pos(b)
-	p0, ref, err := ms.segmentSplitPoint(a, b)
+	p0, ref, err := ms.segmentSplitPoint(a, b, recoverySearch)
 	if err != nil {
 		return err
 	}

@@ -363,7 +363,7 @@ func (ms *mesher) splitSubsegmentRefine(f, e int32) bool {
 	if geom.Dist2(ms.m.pos(a), ms.m.pos(b)) < 4*ms.minEdge2 {
 		return false
 	}
-	p, ref, err := ms.segmentSplitPoint(a, b)
+	p, ref, err := ms.segmentSplitPoint(a, b, refineSearch)
 	if err != nil {
 		return false
 	}

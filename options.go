@@ -36,8 +36,18 @@ type Options struct {
 	EdgeLength float64 `json:"edge_length,omitempty"` // largest edge length, m; 0: none
 	Coarse     bool    `json:"coarse,omitempty"`      // fewest tets: surface vertices plus what the field needs
 	Tolerance  float64 `json:"tolerance,omitempty"`   // robust path: Hausdorff bound, m; 0 means 1e-3 of the bbox diagonal
+	// TetBudget bounds the default core sizing: edges are no shorter
+	// than a budget of this many tets over the part's volume would give
+	// (input features and explicit size limits may need more). 0 means
+	// DefaultTetBudget; negative means no bound.
+	TetBudget int `json:"tet_budget,omitempty"`
 
 	// Solver.
+	// Monotone solves with laplace.SolveMonotone, whose operator keeps
+	// 0 ≤ ε ≤ 1 by construction at the price of exactness for linear
+	// fields; by default the plain P1 solution is used and the rare
+	// values obtuse tets push outside [0, 1] are clamped and reported.
+	Monotone        bool    `json:"monotone,omitempty"`
 	SolverTolerance float64 `json:"solver_tolerance,omitempty"` // relative residual; 0 means 1e-10
 
 	// Output.
@@ -55,6 +65,10 @@ const (
 	MesherExact  = "exact"
 	MesherRobust = "robust"
 )
+
+// DefaultTetBudget is the TetBudget used when none is given: enough for
+// the field on typical parts (see docs/field.md), a few seconds to build.
+const DefaultTetBudget = 200_000
 
 // withDefaults checks o and fills in defaults.
 func (o Options) withDefaults() (Options, error) {
@@ -112,6 +126,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Quality < 1.2 && !o.Coarse {
 		return o, fmt.Errorf("quality %g: the radius-edge bound must be at least 1.2", o.Quality)
+	}
+	if o.TetBudget == 0 {
+		o.TetBudget = DefaultTetBudget
 	}
 	if o.SolverTolerance == 0 {
 		o.SolverTolerance = 1e-10

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/laplace"
 	"github.com/pfmesh/pfmesh/medial"
@@ -41,7 +42,7 @@ func Build(path string, opt Options) (*format.PFM, *Report, error) {
 	}
 	rep.Input = path
 	p.SourceSHA256 = sha256.Sum256(data)
-	if p.BuildReport, err = json.Marshal(rep); err != nil {
+	if p.BuildReport, err = rep.stored(); err != nil {
 		return nil, rep, err
 	}
 	return p, rep, nil
@@ -99,38 +100,18 @@ func BuildSurface(s *format.Surface, opt Options) (*format.PFM, *Report, error) 
 		coreFile, _ = format.Clean(coreFile, format.CleanOptions{})
 	}
 
-	var mesh *tetmesh.Mesh
-	if rep.Mesher == MesherExact {
-		mesh, err = buildExact(clean, coreFile, opt, rep, progress)
-	} else {
-		mesh, err = buildRobust(s, coreFile, opt, rep, progress)
+	mesh, field, err := meshAndSolve(s, clean, coreFile, opt, rep, progress)
+	if err != nil && rep.Mesher == MesherExact && opt.Mesher == MesherAuto {
+		// The robust path takes any surface the exact one takes; an
+		// automatic choice falls back to it rather than fail, and says so.
+		rep.Mesher = MesherRobust
+		rep.MesherReasons = append(rep.MesherReasons, "the exact path failed: "+err.Error())
+		rep.stage("fallback", "exact path failed ("+err.Error()+"); robust path")
+		mesh, field, err = meshAndSolve(s, clean, coreFile, opt, rep, progress)
 	}
 	if err != nil {
 		return nil, rep, err
 	}
-	rep.Vertices, rep.Tets = mesh.NumVertices(), mesh.NumTets()
-	q := tetmesh.MeasureQuality(mesh)
-	rep.MinDihedral, rep.MaxDihedral, rep.MaxRadiusEdge = q.MinDihedral, q.MaxDihedral, q.MaxRadiusEdge
-
-	sopt := laplace.Options{Tolerance: opt.SolverTolerance, Progress: progress("solve")}
-	field, err := laplace.Solve(mesh, sopt)
-	if err != nil {
-		return nil, rep, fmt.Errorf("solving for ε: %w", err)
-	}
-	violations := outside01(field.Epsilon)
-	if violations > 0 {
-		if field, err = laplace.SolveMonotone(mesh, sopt); err != nil {
-			return nil, rep, fmt.Errorf("solving for ε with the monotone operator: %w", err)
-		}
-	}
-	rep.Solver = SolverReport{Iterations: field.Iterations, Residual: field.Residual, Unknowns: field.Unknowns,
-		Monotone: violations > 0, Violations: violations}
-	rep.EpsMin, rep.EpsMax = minMax(field.Epsilon)
-	detail := fmt.Sprintf("%d unknowns, %d CG iterations, residual %.2g", field.Unknowns, field.Iterations, field.Residual)
-	if violations > 0 {
-		detail += fmt.Sprintf("; monotone operator (the plain solution left [0, 1] at %d vertices)", violations)
-	}
-	rep.stage("solve", detail)
 
 	p, err := assemble(mesh, field, opt)
 	if err != nil {
@@ -139,11 +120,55 @@ func BuildSurface(s *format.Surface, opt Options) (*format.PFM, *Report, error) 
 	if p.BuildParams, err = json.Marshal(opt); err != nil {
 		return nil, rep, err
 	}
-	if p.BuildReport, err = json.Marshal(rep); err != nil {
+	if p.BuildReport, err = rep.stored(); err != nil {
 		return nil, rep, err
 	}
 	report("done", 1)
 	return p, rep, nil
+}
+
+// meshAndSolve meshes on the path rep.Mesher names and solves for ε.
+func meshAndSolve(s, clean, coreFile *format.Surface, opt Options, rep *Report, progress func(string) func(string, float64)) (*tetmesh.Mesh, *laplace.Field, error) {
+	var mesh *tetmesh.Mesh
+	var err error
+	if rep.Mesher == MesherExact {
+		mesh, err = buildExact(clean, coreFile, opt, rep, progress)
+	} else {
+		mesh, err = buildRobust(s, coreFile, opt, rep, progress)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Vertices, rep.Tets = mesh.NumVertices(), mesh.NumTets()
+	q := tetmesh.MeasureQuality(mesh)
+	rep.MinDihedral, rep.MaxDihedral, rep.MaxRadiusEdge = q.MinDihedral, q.MaxDihedral, q.MaxRadiusEdge
+
+	sopt := laplace.Options{Tolerance: opt.SolverTolerance, Progress: progress("solve")}
+	field, err := laplace.Solve(mesh, sopt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("solving for ε: %w", err)
+	}
+	var violations int
+	var worst float64
+	if opt.Monotone {
+		if field, err = laplace.SolveMonotone(mesh, sopt); err != nil {
+			return nil, nil, fmt.Errorf("solving for ε with the monotone operator: %w", err)
+		}
+	} else {
+		violations, worst = clamp01(field.Epsilon)
+	}
+	rep.Solver = SolverReport{Iterations: field.Iterations, Residual: field.Residual, Unknowns: field.Unknowns,
+		Monotone: opt.Monotone, Violations: violations, MaxViolation: worst}
+	rep.EpsMin, rep.EpsMax = minMax(field.Epsilon)
+	detail := fmt.Sprintf("%d unknowns, %d CG iterations, residual %.2g", field.Unknowns, field.Iterations, field.Residual)
+	switch {
+	case opt.Monotone:
+		detail += "; monotone operator"
+	case violations > 0:
+		detail += fmt.Sprintf("; %d values outside [0, 1] by up to %.2g clamped", violations, worst)
+	}
+	rep.stage("solve", detail)
+	return mesh, field, nil
 }
 
 // buildExact meshes a clean closed surface with tetgen.Build, the 1-set
@@ -164,7 +189,7 @@ func buildExact(clean, coreFile *format.Surface, opt Options, rep *Report, progr
 		PointTags:   coreTags(core.Points),
 		CoreSurface: core.Surface,
 		Core:        core.Inside,
-		Sizing:      core.Sizing,
+		Sizing:      budgeted(core.Sizing, math.Abs(rep.Surface.Volume), opt.TetBudget),
 		Progress:    progress("mesh"),
 	})
 	if err != nil {
@@ -181,11 +206,20 @@ func buildExact(clean, coreFile *format.Surface, opt Options, rep *Report, progr
 // to find its boundary, the 1-set is built on that boundary, and the solid
 // is meshed again resolving the 1-set.
 func buildRobust(s, coreFile *format.Surface, opt Options, rep *Report, progress func(string) func(string, float64)) (*tetmesh.Mesh, error) {
-	sopt := tetgen.RobustOptions{Tolerance: opt.Tolerance, EdgeLength: opt.EdgeLength, MaxVolume: opt.MaxVolume, Progress: progress("mesh (solid)")}
+	// The first mesh only gives the core its surface: a coarser tolerance
+	// makes it, and the medial axis of its boundary, several times cheaper
+	// without moving the core by more than a few tenths of a percent of
+	// the part's size.
+	tol := opt.Tolerance
+	if tol == 0 {
+		tol = 1e-3 * rep.Surface.Diagonal
+	}
+	sopt := tetgen.RobustOptions{Tolerance: 8 * tol, EdgeLength: opt.EdgeLength, MaxVolume: opt.MaxVolume, Progress: progress("mesh (solid)")}
 	first, _, err := tetgen.BuildRobust(s, sopt)
 	if err != nil {
 		return nil, fmt.Errorf("meshing (robust path): %w", err)
 	}
+	sopt.Tolerance = opt.Tolerance
 	nbr, _ := tetmesh.Neighbors(first.Tets, first.NumVertices())
 	boundary := &format.Surface{Positions: first.Positions, Triangles: tetmesh.BoundaryFaces(first.Tets, nbr)}
 	core, err := buildCore(boundary, coreFile, opt, progress)
@@ -194,7 +228,7 @@ func buildRobust(s, coreFile *format.Surface, opt Options, rep *Report, progress
 	}
 	rep.Core = core.Stats
 	rep.stage("core", coreLine(core))
-	sopt.Core, sopt.Sizing, sopt.Progress = core.Inside, core.Sizing, progress("mesh")
+	sopt.Core, sopt.Sizing, sopt.Progress = core.Inside, budgeted(core.Sizing, first.Volume(), opt.TetBudget), progress("mesh")
 	mesh, mrep, err := tetgen.BuildRobust(s, sopt)
 	if err != nil {
 		return nil, fmt.Errorf("meshing (robust path): %w", err)
@@ -203,6 +237,18 @@ func buildRobust(s, coreFile *format.Surface, opt Options, rep *Report, progress
 	rep.stage("mesh", fmt.Sprintf("robust path: %d tets, %d vertices, Hausdorff %.3g m (target %.3g m)",
 		mrep.Tets, mrep.Vertices, max(mrep.HausdorffIn, mrep.HausdorffOut), mrep.Tolerance))
 	return mesh, nil
+}
+
+// budgeted bounds a sizing function below by the edge length at which
+// about budget tets fill the volume, so that a fine core sizing on a thin
+// or large part cannot ask for millions of tets by default. A quality
+// mesh's tets average about a tenth of their edge length cubed.
+func budgeted(sizing func(geom.Vec) float64, volume float64, budget int) func(geom.Vec) float64 {
+	if sizing == nil || budget <= 0 || !(volume > 0) {
+		return sizing
+	}
+	floor := math.Cbrt(volume / (0.1 * float64(budget)))
+	return func(p geom.Vec) float64 { return max(sizing(p), floor) }
 }
 
 func buildCore(body, coreFile *format.Surface, opt Options, progress func(string) func(string, float64)) (*medial.Core, error) {
@@ -273,15 +319,17 @@ func Write(path string, p *format.PFM, opt Options) (int64, error) {
 	return st.Size(), nil
 }
 
-// outside01 counts the values outside [0, 1].
-func outside01(x []float64) int {
-	n := 0
-	for _, v := range x {
-		if v < 0 || v > 1 {
+// clamp01 clamps the values outside [0, 1] onto it, returning how many
+// there were and the largest distance moved.
+func clamp01(x []float64) (n int, worst float64) {
+	for i, v := range x {
+		if c := min(max(v, 0), 1); c != v {
 			n++
+			worst = max(worst, math.Abs(c-v))
+			x[i] = c
 		}
 	}
-	return n
+	return n, worst
 }
 
 func minMax(x []float64) (lo, hi float64) {
@@ -323,18 +371,36 @@ type SolverReport struct {
 	Unknowns   int     `json:"unknowns"`
 	Iterations int     `json:"iterations"`
 	Residual   float64 `json:"residual"`
-	// Monotone says the field was solved with laplace.SolveMonotone
-	// because the plain P1 solution left [0, 1] at Violations vertices
-	// (obtuse tets; see docs/field.md).
-	Monotone   bool `json:"monotone,omitempty"`
-	Violations int  `json:"plain_violations,omitempty"`
+	// Monotone says the field was solved with laplace.SolveMonotone.
+	Monotone bool `json:"monotone,omitempty"`
+	// Violations counts the vertices where the plain P1 solution left
+	// [0, 1] (by at most MaxViolation; obtuse tets break the discrete
+	// maximum principle) and were clamped onto it; see docs/field.md.
+	Violations   int     `json:"clamped,omitempty"`
+	MaxViolation float64 `json:"max_clamped,omitempty"`
 }
 
 // Stage is one step of a build with its wall time.
 type Stage struct {
 	Name    string  `json:"name"`
-	Seconds float64 `json:"seconds"`
+	Seconds float64 `json:"seconds,omitempty"`
 	Detail  string  `json:"detail"`
+}
+
+// stored is the report as the .pfm file keeps it: without wall times, so
+// that the same input and options give the same bytes.
+func (r *Report) stored() ([]byte, error) {
+	c := *r
+	c.Stages = make([]Stage, len(r.Stages))
+	for i, st := range r.Stages {
+		c.Stages[i] = Stage{Name: st.Name, Detail: st.Detail}
+	}
+	if r.ExactMesh != nil {
+		m := *r.ExactMesh
+		m.Timings = nil
+		c.ExactMesh = &m
+	}
+	return json.Marshal(&c)
 }
 
 // stage records that the named stage has just finished.

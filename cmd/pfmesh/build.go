@@ -30,7 +30,7 @@ lengths mm, cm, m, in (a bare number is metres).
 Examples:
    pfmesh build fixtures/icosphere.obj -E 1MPa
    pfmesh build fixtures/lbracket.ply --units cm -E 2.5MPa --core-depth 2mm -o bracket.pfm
-   pfmesh build fixtures/torus.off fixtures/cube.stl -E 1e6 -j 2 --quiet
+   pfmesh build fixtures/cube.stl fixtures/inside_out.off -E 1e6 -j 2 --quiet
    pfmesh build fixtures/cube.stl --youngs 500kPa --poisson 0.3 --core-depth 0.2 -o foam.pfm`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file (one input) or directory (several)"},
@@ -51,7 +51,9 @@ Examples:
 			&cli.Float64Flag{Name: "max-volume", Usage: "largest tet volume, m³"},
 			&cli.StringFlag{Name: "edge-length", Usage: "largest edge length"},
 			&cli.BoolFlag{Name: "coarse", Usage: "fewest tets: surface vertices plus what the field needs"},
+			&cli.IntFlag{Name: "tet-budget", Value: pfmesh.DefaultTetBudget, Usage: "edges no shorter than this many tets over the volume give (-1: no bound)"},
 			&cli.StringFlag{Name: "tolerance", Usage: "robust mesher: Hausdorff bound (default 1e-3 of the bounding-box diagonal)"},
+			&cli.BoolFlag{Name: "monotone", Usage: "solve with the maximum-principle-preserving operator (0 ≤ ε ≤ 1 by construction)"},
 			&cli.Float64Flag{Name: "solver-tol", Value: 1e-10, Usage: "relative residual of the Laplace solve"},
 			&cli.BoolFlag{Name: "float32", Usage: "store coordinates and ε as float32 (smaller file)"},
 			&cli.BoolFlag{Name: "no-bvh", Usage: "omit the prebuilt BVH section"},
@@ -76,6 +78,8 @@ func buildOptions(c *cli.Context) (pfmesh.Options, error) {
 		Quality:         c.Float64("quality"),
 		MaxVolume:       c.Float64("max-volume"),
 		Coarse:          c.Bool("coarse"),
+		TetBudget:       c.Int("tet-budget"),
+		Monotone:        c.Bool("monotone"),
 		SolverTolerance: c.Float64("solver-tol"),
 		Float32:         c.Bool("float32"),
 		NoBVH:           c.Bool("no-bvh"),

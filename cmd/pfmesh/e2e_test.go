@@ -270,7 +270,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	dir := workdir(t)
 	var files [][]byte
 	for _, procs := range []string{"1", "2", "4"} {
-		cmd := exec.Command(binary, "build", "fixtures/torus.off", "-E", "1e6", "-o", "t"+procs+".pfm", "--quiet")
+		cmd := exec.Command(binary, "build", "fixtures/icosphere.obj", "-E", "1e6", "-o", "t"+procs+".pfm", "--quiet")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
 		if out, err := cmd.CombinedOutput(); err != nil {

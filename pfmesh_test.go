@@ -1,0 +1,167 @@
+package pfmesh_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pfmesh/pfmesh"
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/shapes"
+)
+
+// checkField checks what every pressure-field mesh must satisfy whatever
+// the input: a valid file content, ε exactly 0 on boundary vertices and 1
+// on core vertices, 0 ≤ ε ≤ 1 everywhere (the discrete maximum principle),
+// and some vertex at each end of the range.
+func checkField(t *testing.T, name string, p *format.PFM) {
+	t.Helper()
+	if err := p.Validate(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var core, boundary int
+	for v, tag := range p.Tags {
+		e := p.Epsilon[v]
+		switch {
+		case tag == 1 && e != 0, tag == 2 && e != 1:
+			t.Fatalf("%s: vertex %d tagged %d has ε = %g", name, v, tag, e)
+		case e < 0 || e > 1:
+			t.Fatalf("%s: ε = %g at vertex %d", name, e, v)
+		}
+		core += int(tag) / 2
+		boundary += int(tag) % 2
+	}
+	if core == 0 || boundary == 0 {
+		t.Errorf("%s: %d core and %d boundary vertices", name, core, boundary)
+	}
+}
+
+// tetVolume is the volume of the mesh, from its tets.
+func tetVolume(p *format.PFM) float64 {
+	v := 0.0
+	for i := 0; i < len(p.Tets); i += 4 {
+		var q [4][3]float64
+		for k := range 4 {
+			copy(q[k][:], p.Positions[3*p.Tets[i+k]:])
+		}
+		var a, b, c [3]float64
+		for d := range 3 {
+			a[d], b[d], c[d] = q[1][d]-q[0][d], q[2][d]-q[0][d], q[3][d]-q[0][d]
+		}
+		v += (a[0]*(b[1]*c[2]-b[2]*c[1]) - a[1]*(b[0]*c[2]-b[2]*c[0]) + a[2]*(b[0]*c[1]-b[1]*c[0])) / 6
+	}
+	return v
+}
+
+// The fixtures: clean ones take the exact path and keep the enclosed
+// volume exactly; dirty ones are sent to the robust path automatically and
+// keep it within the Hausdorff tolerance's reach.
+func TestBuildFixtures(t *testing.T) {
+	for _, c := range []struct {
+		file, mesher string
+		volume       float64 // 0: what the surface encloses
+		volTol       float64 // relative
+	}{
+		{"icosphere.obj", pfmesh.MesherExact, 0, 1e-9},
+		{"cube.stl", pfmesh.MesherExact, 0, 1e-9},
+		{"flipped.stl", pfmesh.MesherExact, 0, 1e-9},
+		{"duplicate_vertices.obj", pfmesh.MesherExact, 0, 1e-9},
+		{"inside_out.off", pfmesh.MesherExact, 0, 1e-9},
+		// A unit cube with a quarter of its top missing: the solid
+		// (winding number above 1/2) is the cube.
+		{"hole.obj", pfmesh.MesherRobust, 1, 0.02},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join("fixtures", c.file)
+			p, rep, err := pfmesh.Build(path, pfmesh.Options{Modulus: 1e6})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Mesher != c.mesher {
+				t.Errorf("mesher %s, want %s (%v)", rep.Mesher, c.mesher, rep.MesherReasons)
+			}
+			checkField(t, c.file, p)
+			s, err := format.ReadSurface(path, format.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ = format.Clean(s, format.CleanOptions{})
+			want := c.volume
+			if want == 0 {
+				want = math.Abs(shapes.Volume(s))
+			}
+			if got := tetVolume(p); math.Abs(got-want) > c.volTol*want {
+				t.Errorf("volume %.12g, surface encloses %.12g", got, want)
+			}
+		})
+	}
+}
+
+// A rigid core at depth H in a plate much thicker than 2H: away from the
+// rim, ε is the depth over H at every vertex the file holds there (P1
+// elements reproduce a linear field). The rim's disturbance decays by
+// exp(−π) per H, so 8 H in it is below 1e-10; the solver's tolerance is
+// tightened to match.
+func TestCoreDepthPlate(t *testing.T) {
+	const w, th, h = 3.4, 0.6, 0.2
+	s := shapes.Plate(w, th, 3)
+	p, _, err := pfmesh.BuildSurface(s, pfmesh.Options{Modulus: 1e6, CoreDepth: h, SolverTolerance: 1e-13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkField(t, "plate", p)
+	worst, n := 0.0, 0
+	for v := range p.NumVertices() {
+		x, y, z := p.Positions[3*v], p.Positions[3*v+1], p.Positions[3*v+2]
+		if min(x, w-x, y, w-y) < 8*h { // shapes.Plate is [0, w]×[0, w]×[0, th]
+			continue
+		}
+		worst = max(worst, math.Abs(p.Epsilon[v]-min(z, th-z, h)/h))
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no vertex away from the rim")
+	}
+	if worst > 1e-9 {
+		t.Errorf("ε differs from depth/H by up to %.3g over %d vertices", worst, n)
+	}
+}
+
+// Options that make no sense are refused before any work.
+func TestBuildRefusesBadOptions(t *testing.T) {
+	s := shapes.Box(1, 1, 1, 1)
+	for _, o := range []pfmesh.Options{
+		{},
+		{Modulus: -1},
+		{Modulus: math.NaN()},
+		{Modulus: 1e6, Mesher: "magic"},
+		{Modulus: 1e6, CoreDepth: -1},
+		{Youngs: 1e6, Poisson: 0.5},
+	} {
+		if _, _, err := pfmesh.BuildSurface(s, o); err == nil {
+			t.Errorf("options %+v accepted", o)
+		}
+	}
+}
+
+func ExampleBuild() {
+	p, rep, err := pfmesh.Build("fixtures/icosphere.obj", pfmesh.Options{Modulus: 1e6})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("mesher:", rep.Mesher)
+	fmt.Println("valid:", p.Validate() == nil)
+	fmt.Printf("ε from %g to %g\n", rep.EpsMin, rep.EpsMax)
+	out := filepath.Join(os.TempDir(), "icosphere-example.pfm")
+	defer os.Remove(out)
+	if _, err := pfmesh.Write(out, p, pfmesh.Options{}); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// mesher: exact
+	// valid: true
+	// ε from 0 to 1
+}

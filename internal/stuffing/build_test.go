@@ -15,6 +15,7 @@ import (
 )
 
 func TestBuildSphere(t *testing.T) {
+	skipUnderRace(t)
 	s := shapes.Icosphere(1, 4)
 	m, rep := buildChecked(t, s, Options{})
 	within(t, "volume", m.Volume(), shapes.Volume(s), 0.003)
@@ -45,6 +46,7 @@ func TestDeterministic(t *testing.T) {
 // A plate much thinner than the coarsest surface cell is kept, at its
 // thickness, and reported as the thinnest feature.
 func TestThinPlate(t *testing.T) {
+	skipUnderRace(t)
 	const th = 0.04
 	s := shapes.Plate(1, th, 4)
 	_, rep := buildChecked(t, s, Options{Tolerance: 4e-3})
@@ -152,4 +154,12 @@ func ExampleBuild() {
 	// volume: 1.0000
 	// within tolerance: true
 	// corners snapped: 8
+}
+
+// skipUnderRace skips an accuracy test on a large mesh in -race -short
+// runs (see raceEnabled); the plain run keeps it.
+func skipUnderRace(t *testing.T) {
+	if raceEnabled && testing.Short() {
+		t.Skip("accuracy on a large mesh: run without -race")
+	}
 }

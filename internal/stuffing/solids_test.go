@@ -136,6 +136,7 @@ func TestCubeWithDuplicatedFace(t *testing.T) {
 
 // Two overlapping spheres are their union.
 func TestOverlappingSpheres(t *testing.T) {
+	skipUnderRace(t)
 	const r, d = 1.0, 1.0
 	a := shapes.Icosphere(r, 4)
 	s := union(a, translate(a, geom.Vec{d, 0, 0}))
@@ -175,6 +176,7 @@ func TestTwoDisjointShells(t *testing.T) {
 // A sphere with a hole is still a ball: the winding number closes the
 // hole with a surface w = 1/2 spanning it.
 func TestSphereWithHole(t *testing.T) {
+	skipUnderRace(t)
 	s := shapes.Icosphere(1, 3)
 	// Drop the triangles around the north pole (z > 0.93): a hole about
 	// 0.37 across.

@@ -1,0 +1,5 @@
+//go:build !race
+
+package stuffing
+
+const raceEnabled = false

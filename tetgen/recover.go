@@ -258,7 +258,7 @@ func (ms *mesher) segmentSplitPoint(a, b int32, search int) (geom.Vec, int32, er
 // where the encroaching vertex is usually a neighbour of the subsegment
 // and the search ran for every split.
 const (
-	recoverySearch = 512
+	recoverySearch = 128
 	refineSearch   = 64
 )
 

@@ -2,7 +2,6 @@ package format
 
 import (
 	"fmt"
-	"os"
 )
 
 // OpenOptions controls OpenPFM.
@@ -31,19 +30,12 @@ type Mapped struct {
 // memory where the system allows, and checks it as ReadPFM does (CRCs
 // unless opt.SkipCRC). Call Close when done with the arrays.
 func OpenPFM(path string, opt OpenOptions) (*Mapped, error) {
-	f, err := os.Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, mapped, err := pfmMapFile(f, st.Size())
+	data, mapped, err := pfmMapFile(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -19,19 +19,12 @@ import (
 // can be fixed. A file that cannot be read, or holds no triangles, gives
 // a *ParseError naming the file, the place and the problem.
 func ReadSurface(path string, opt ReadOptions) (*Surface, error) {
-	f, err := os.Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	return decode(f, st.Size(), path, opt)
+	return decode(f, size, path, opt)
 }
 
 // DecodeSurface is ReadSurface for a file's contents already in memory;
@@ -92,4 +85,24 @@ func decode(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Surface, 
 		}
 	}
 	return s, nil
+}
+
+// openRegular opens path for reading and returns its size, refusing
+// anything but a regular file (a directory or a device would make the
+// readers wait or fail obscurely).
+func openRegular(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s: not a regular file", path)
+	}
+	return f, st.Size(), nil
 }

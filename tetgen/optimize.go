@@ -1,6 +1,7 @@
 package tetgen
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -77,35 +78,63 @@ func (ms *mesher) optimize() error {
 	target := math.Sin(optTarget)
 	tried := make([]int32, len(ms.kind)) // round+1 when smoothed in that round
 	budget := m.sines + optWork*m.numTets()
-	var bad []int32
+	type badTet struct {
+		sine float64
+		t    int32
+	}
+	var bad []badTet
+	hopeless := map[[4]int32]struct{}{}
 	for round := int32(0); round < optRounds; round++ {
+		// Worst first, so that the budget goes to the worst tets.
 		bad = bad[:0]
 		for t := int32(0); t < int32(m.numTets()); t++ {
-			if m.alive(t) && m.tetMinSine(t) < target {
-				bad = append(bad, t)
+			if !m.alive(t) {
+				continue
+			}
+			if s := m.tetMinSine(t); s < target {
+				bad = append(bad, badTet{s, t})
 			}
 		}
+		slices.SortFunc(bad, func(a, b badTet) int {
+			if c := cmp.Compare(a.sine, b.sine); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.t, b.t)
+		})
 		improved := 0
-		for _, t := range bad {
+		for _, bt := range bad {
+			t := bt.t
 			if m.sines > budget {
 				return nil
 			}
 			if !m.alive(t) || m.tetMinSine(t) >= target {
 				continue
 			}
+			key := sortedTet(m.tet(t))
+			if _, ok := hopeless[key]; ok {
+				continue
+			}
 			if ms.flipBetter(t) {
 				improved++
 				continue
 			}
+			mended := false
 			for _, v := range m.tet(t) {
 				if !ms.movable(v) || tried[v] == round+1 {
 					continue
 				}
 				tried[v] = round + 1
 				if ms.smooth(v) {
-					improved++
+					mended = true
 					break
 				}
+			}
+			if mended {
+				improved++
+			} else if !slices.ContainsFunc(m.tet(t), ms.movable) {
+				// No flip helps and no vertex may move: the same tet
+				// would fail again in every later round.
+				hopeless[key] = struct{}{}
 			}
 		}
 		// Stop when a round mends little: what is left is mostly pinned

@@ -208,10 +208,20 @@ func (ins *Inspection) writeText(w io.Writer) {
 		Solver struct {
 			Iterations int     `json:"iterations"`
 			Residual   float64 `json:"residual"`
+			Monotone   bool    `json:"monotone"`
+			Clamped    int     `json:"clamped"`
+			MaxClamped float64 `json:"max_clamped"`
 		} `json:"solver"`
 	}
 	if len(ins.Build) > 0 && json.Unmarshal(ins.Build, &br) == nil {
-		fmt.Fprintf(w, "build     %s mesher; solver %d CG iterations, residual %.2g\n", br.Mesher, br.Solver.Iterations, br.Solver.Residual)
+		fmt.Fprintf(w, "build     %s mesher; solver %d CG iterations, residual %.2g", br.Mesher, br.Solver.Iterations, br.Solver.Residual)
+		switch sv := br.Solver; {
+		case sv.Monotone:
+			fmt.Fprint(w, "; monotone operator")
+		case sv.Clamped > 0:
+			fmt.Fprintf(w, "; %d values of the P1 solution outside [0, 1] by up to %.2g clamped", sv.Clamped, sv.MaxClamped)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

@@ -44,6 +44,16 @@ const qualityVertices = 20
 // each other (only near very small input angles).
 const minRefineEdge = 1e-9
 
+// centreGap is the smallest distance, relative to the circumradius,
+// between a refining circumcentre and the vertices of its cavity. A
+// Delaunay tet has none closer than its circumradius, but tets near
+// subfaces (constrained, or left by cavities shrunk to star shape) need
+// not be Delaunay: on the torus with its medial core, circumcentres fell
+// within 1e−15 of existing vertices, and the near-duplicates made tets
+// of dihedral angle 1e−6° that no smoothing mends and that stalled the ε
+// solve.
+const centreGap = 0.01
+
 func (ms *mesher) refine() error {
 	if ms.opt.Coarse {
 		return nil
@@ -196,7 +206,7 @@ func (ms *mesher) splitTet(t int32) {
 	if r.giveUp[key] >= 3 {
 		return
 	}
-	cc, _ := m.tetCircumcentre(t)
+	cc, r2 := m.tetCircumcentre(t)
 	v := ms.addVertex(cc, vVolume, -1, onNone)
 	t0, blocked := m.locate(v, t)
 	if blocked >= 0 {
@@ -247,10 +257,29 @@ func (ms *mesher) splitTet(t int32) {
 		r.tets = append(r.tets, t)
 		return
 	}
+	if m.cavityVertexNear(cc, centreGap*centreGap*r2) {
+		m.clearMarks()
+		ms.popVertex()
+		r.giveUp[key] = 3
+		return
+	}
 	m.fillCavity(v)
 	ms.tagSteiner(v)
 	ms.rep.SteinerVolume++
 	ms.afterInsert()
+}
+
+// cavityVertexNear reports whether a vertex of the cavity's boundary
+// lies within squared distance d2 of p.
+func (m *tri) cavityVertexNear(p geom.Vec, d2 float64) bool {
+	for _, f := range m.bnd {
+		for _, u := range m.faceVerts(f) {
+			if geom.Dist2(m.pos(u), p) < d2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sortedTet(q []int32) [4]int32 {

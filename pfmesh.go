@@ -132,7 +132,7 @@ func meshAndSolve(s, clean, coreFile *format.Surface, opt Options, rep *Report, 
 	var mesh *tetmesh.Mesh
 	var err error
 	if rep.Mesher == MesherExact {
-		mesh, err = buildExact(clean, coreFile, opt, rep, progress)
+		mesh, err = meshExact(clean, coreFile, opt, rep, progress)
 	} else {
 		mesh, err = buildRobust(s, coreFile, opt, rep, progress)
 	}
@@ -170,6 +170,10 @@ func meshAndSolve(s, clean, coreFile *format.Surface, opt Options, rep *Report, 
 	rep.stage("solve", detail)
 	return mesh, field, nil
 }
+
+// meshExact is the exact path's mesher; tests replace it to exercise the
+// fallback to the robust path.
+var meshExact = buildExact
 
 // buildExact meshes a clean closed surface with tetgen.Build, the 1-set
 // conformed to.

@@ -1,0 +1,36 @@
+package pfmesh
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/shapes"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// When the exact path fails, an automatic choice builds on the robust path
+// and says why; an explicit --mesher exact reports the failure instead.
+func TestExactFailureFallsBack(t *testing.T) {
+	defer func(f func(*format.Surface, *format.Surface, Options, *Report, func(string) func(string, float64)) (*tetmesh.Mesh, error)) {
+		meshExact = f
+	}(meshExact)
+	meshExact = func(*format.Surface, *format.Surface, Options, *Report, func(string) func(string, float64)) (*tetmesh.Mesh, error) {
+		return nil, errors.New("meshing: injected failure")
+	}
+	s := shapes.Box(1, 1, 1, 1)
+	p, rep, err := BuildSurface(s, Options{Modulus: 1e6, Tolerance: 0.03})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Mesher != MesherRobust || !strings.Contains(strings.Join(rep.MesherReasons, "; "), "injected failure") {
+		t.Errorf("mesher %s, reasons %v", rep.Mesher, rep.MesherReasons)
+	}
+	if err := p.Validate(); err != nil {
+		t.Error(err)
+	}
+	if _, _, err := BuildSurface(s, Options{Modulus: 1e6, Mesher: MesherExact}); err == nil || !strings.Contains(err.Error(), "injected failure") {
+		t.Errorf("--mesher exact: error %v, want the exact path's", err)
+	}
+}

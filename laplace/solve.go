@@ -7,6 +7,7 @@ import (
 
 	"github.com/james-bowman/sparse"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
+	"github.com/pfmesh/pfmesh/internal/unionfind"
 )
 
 // Options control Solve. The zero value asks for the defaults.
@@ -289,39 +290,24 @@ func freeOrder(m *tetmesh.Mesh) (order, unknown []int32) {
 // the matrix's graph are found by union–find over its stored couplings.
 func isolated(sys *system) (int32, bool) {
 	a := &sys.a
-	parent := make([]int32, a.n)
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	find := func(i int32) int32 {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]] // path halving
-			i = parent[i]
-		}
-		return i
-	}
-	union := func(i, j int32) {
-		if ri, rj := find(i), find(j); ri != rj {
-			parent[max(ri, rj)] = min(ri, rj)
-		}
-	}
+	sets := unionfind.New(a.n)
 	for i := 0; i < a.n; i++ {
 		lo, _ := blockOf(i, a.n)
 		for _, j := range a.lowCol[a.lowPtr[i]:a.lowPtr[i+1]] {
-			union(int32(i), int32(lo+int(j)))
+			sets.Union(int32(i), int32(lo+int(j)))
 		}
 		for _, j := range a.outCol[a.outPtr[i]:a.outPtr[i+1]] {
-			union(int32(i), j)
+			sets.Union(int32(i), j)
 		}
 	}
 	anchored := make([]bool, a.n) // indexed by root
 	for r, t := range sys.touches {
 		if t {
-			anchored[find(int32(r))] = true
+			anchored[sets.Find(int32(r))] = true
 		}
 	}
-	for r := range parent {
-		if !anchored[find(int32(r))] {
+	for r := range sets {
+		if !anchored[sets.Find(int32(r))] {
 			return sys.order[r], false
 		}
 	}

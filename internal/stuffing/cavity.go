@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/unionfind"
 	"github.com/pfmesh/pfmesh/internal/winding"
 )
 
@@ -26,17 +27,7 @@ func keepUnions(pos []float64, tris []int32) (flipped int) {
 		}
 	}
 	slices.SortFunc(hs, func(x, y half) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
-	parent := make([]int32, nt)
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	find := func(x int32) int32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	sets := unionfind.New(nt)
 	open := make([]bool, nt) // triangle has an edge not shared by exactly two
 	for i := 0; i < len(hs); {
 		j := i
@@ -44,9 +35,7 @@ func keepUnions(pos []float64, tris []int32) (flipped int) {
 			j++
 		}
 		if j-i == 2 {
-			if ra, rb := find(hs[i].t), find(hs[i+1].t); ra != rb {
-				parent[max(ra, rb)] = min(ra, rb)
-			}
+			sets.Union(hs[i].t, hs[i+1].t)
 		} else {
 			for _, h := range hs[i:j] {
 				open[h.t] = true
@@ -58,7 +47,7 @@ func keepUnions(pos []float64, tris []int32) (flipped int) {
 	closed := map[int32]bool{}
 	var roots []int32
 	for t := int32(0); t < int32(nt); t++ {
-		r := find(t)
+		r := sets.Find(t)
 		if _, ok := comp[r]; !ok {
 			roots = append(roots, r)
 			closed[r] = true
@@ -84,7 +73,7 @@ func keepUnions(pos []float64, tris []int32) (flipped int) {
 		}
 		var rest []int32
 		for t := int32(0); t < int32(nt); t++ {
-			if find(t) != r {
+			if sets.Find(t) != r {
 				rest = append(rest, tris[3*t:3*t+3]...)
 			}
 		}

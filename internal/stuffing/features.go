@@ -8,6 +8,7 @@ import (
 	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/trisearch"
+	"github.com/pfmesh/pfmesh/internal/unionfind"
 )
 
 // features are the input's sharp edges and corners: the curves and points
@@ -51,17 +52,7 @@ func findFeatures(in *input, cosFeature float64) *features {
 	slices.SortFunc(hs, func(x, y half) int {
 		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.tri, y.tri))
 	})
-	parent := make([]int32, nt)
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	find := func(x int32) int32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	sets := unionfind.New(nt)
 	f := &features{pos: in.pos}
 	for i := 0; i < len(hs); {
 		j := i
@@ -77,9 +68,7 @@ func findFeatures(in *input, cosFeature float64) *features {
 			zero := geom.Vec{}
 			feature = n1 != zero && n2 != zero && geom.Dot(n1, n2) < cosFeature
 			if !feature {
-				if ra, rb := find(hs[i].tri), find(hs[i+1].tri); ra != rb {
-					parent[max(ra, rb)] = min(ra, rb)
-				}
+				sets.Union(hs[i].tri, hs[i+1].tri)
 			}
 		}
 		if feature {
@@ -97,7 +86,7 @@ func findFeatures(in *input, cosFeature float64) *features {
 	f.sideStart = append(f.sideStart, int32(len(f.sides)))
 	in.patch = make([]int32, nt)
 	for t := range in.patch {
-		in.patch[t] = find(int32(t))
+		in.patch[t] = sets.Find(int32(t))
 	}
 	for k, t := range f.sides {
 		if t >= 0 {

@@ -1,6 +1,10 @@
 package format
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/pfmesh/pfmesh/internal/unionfind"
+)
 
 // Edge adjacency of an indexed triangle surface, the common ground of
 // Diagnose, Clean and Repair. Vertices are identified by index only, so
@@ -155,67 +159,18 @@ func (tp *topology) edgeSharers(a, b int32, visit func(u int32)) {
 // labels and the number of components.
 func (tp *topology) components() ([]int32, int) {
 	nt := len(tp.tris) / 3
-	uf := newUnionFind(nt)
+	uf := unionfind.New(nt)
 	for t := range nt {
 		for e := range 3 {
 			switch n := tp.nbr[3*t+e]; {
 			case n >= 0:
-				uf.union(int32(t), n)
+				uf.Union(int32(t), n)
 			case n == edgeNonManifold:
-				tp.edgeSharers(tp.tris[3*t+e], tp.tris[3*t+(e+1)%3], func(u int32) { uf.union(int32(t), u) })
+				tp.edgeSharers(tp.tris[3*t+e], tp.tris[3*t+(e+1)%3], func(u int32) { uf.Union(int32(t), u) })
 			}
 		}
 	}
-	return uf.labels(func(t int) bool { return !collapsed(tp.tris, t) })
-}
-
-// unionFind is a disjoint-set forest with path halving; the root of a set
-// is its smallest member, so labels do not depend on union order.
-type unionFind []int32
-
-func newUnionFind(n int) unionFind {
-	u := make(unionFind, n)
-	for i := range u {
-		u[i] = int32(i)
-	}
-	return u
-}
-
-func (u unionFind) find(i int32) int32 {
-	for u[i] != i {
-		u[i] = u[u[i]]
-		i = u[i]
-	}
-	return i
-}
-
-func (u unionFind) union(a, b int32) {
-	a, b = u.find(a), u.find(b)
-	if a < b {
-		u[b] = a
-	} else if b < a {
-		u[a] = b
-	}
-}
-
-// labels numbers the sets of the members keep accepts 0, 1, … in order of
-// their smallest member; other members get −1.
-func (u unionFind) labels(keep func(i int) bool) ([]int32, int) {
-	lab := make([]int32, len(u))
-	n := int32(0)
-	for i := range u {
-		if !keep(i) {
-			lab[i] = -1
-			continue
-		}
-		if r := u.find(int32(i)); r == int32(i) {
-			lab[i] = n
-			n++
-		} else {
-			lab[i] = lab[r]
-		}
-	}
-	return lab, int(n)
+	return uf.Labels(func(t int) bool { return !collapsed(tp.tris, t) })
 }
 
 // boundaryLoops gathers the boundary edges into loops and returns each as

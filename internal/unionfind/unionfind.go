@@ -31,3 +31,26 @@ func (s Sets) Union(a, b int32) {
 		s[max(ra, rb)] = min(ra, rb)
 	}
 }
+
+// Labels numbers the sets of the members keep accepts 0, 1, … in order of
+// their smallest member; other members get −1. It returns the labels and
+// the number of sets labelled.
+func (s Sets) Labels(keep func(i int) bool) ([]int32, int) {
+	lab := make([]int32, len(s))
+	n := int32(0)
+	for i := range s {
+		if !keep(i) {
+			lab[i] = -1
+			continue
+		}
+		// The representative is the smallest member, so it was labelled
+		// before i unless it is i.
+		if r := s.Find(int32(i)); r == int32(i) {
+			lab[i] = n
+			n++
+		} else {
+			lab[i] = lab[r]
+		}
+	}
+	return lab, int(n)
+}

@@ -43,3 +43,23 @@ func TestAgainstRelabelling(t *testing.T) {
 		}
 	}
 }
+
+// Labels numbers the kept sets by their smallest kept-or-not member, from
+// 0 without gaps, and gives −1 to members it is told to drop.
+func TestLabels(t *testing.T) {
+	s := New(7)
+	s.Union(5, 1)
+	s.Union(3, 6)
+	s.Union(6, 0)
+	// Sets: {0, 3, 6}, {1, 5}, {2}, {4}; member 4 dropped.
+	lab, n := s.Labels(func(i int) bool { return i != 4 })
+	want := []int32{0, 1, 2, 0, -1, 1, 0}
+	if n != 3 {
+		t.Errorf("%d sets labelled, want 3", n)
+	}
+	for i := range want {
+		if lab[i] != want[i] {
+			t.Fatalf("labels %v, want %v", lab, want)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/pfmesh/pfmesh/internal/atomicfile"
 	"github.com/pfmesh/pfmesh/internal/vtkio"
@@ -23,14 +22,7 @@ func WriteVTK(w io.Writer, s *Surface) error {
 	fmt.Fprintf(bw, "# vtk DataFile Version 3.0\npfmesh contact surface\nASCII\nDATASET POLYDATA\nPOINTS %d double\n", nv)
 	vtkio.Reals(bw, s.Vertices, 3)
 	fmt.Fprintf(bw, "POLYGONS %d %d\n", nt, 4*nt)
-	var line []byte
-	for t := range nt {
-		line = append(line[:0], '3')
-		for _, v := range tris[3*t : 3*t+3] {
-			line = strconv.AppendInt(append(line, ' '), int64(v), 10)
-		}
-		bw.Write(append(line, '\n'))
-	}
+	vtkio.Cells(bw, tris, 3)
 	fmt.Fprintf(bw, "POINT_DATA %d\nSCALARS pressure double 1\nLOOKUP_TABLE default\n", nv)
 	vtkio.Reals(bw, s.Pressure, 1)
 	fmt.Fprintf(bw, "CELL_DATA %d\nNORMALS normal double\n", nt)

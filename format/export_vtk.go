@@ -38,14 +38,7 @@ func WriteVTK(w io.Writer, p *PFM) error {
 	fmt.Fprintf(bw, "POINTS %d double\n", nv)
 	vtkio.Reals(bw, p.Positions, 3)
 	fmt.Fprintf(bw, "CELLS %d %d\n", nt, 5*nt)
-	var line []byte
-	for t := range nt {
-		line = append(line[:0], '4')
-		for _, v := range p.Tets[4*t : 4*t+4] {
-			line = strconv.AppendInt(append(line, ' '), int64(v), 10)
-		}
-		bw.Write(append(line, '\n'))
-	}
+	vtkio.Cells(bw, p.Tets, 4)
 	fmt.Fprintf(bw, "CELL_TYPES %d\n", nt)
 	for range nt {
 		bw.WriteString("10\n")
@@ -60,8 +53,10 @@ func WriteVTK(w io.Writer, p *PFM) error {
 	fmt.Fprintf(bw, "FIELD FieldData 2\npressure 1 %d double\n", nv)
 	vtkio.Reals(bw, exportPressures(p), 1)
 	fmt.Fprintf(bw, "tag 1 %d int\n", nv)
+	var line []byte
 	for _, tag := range p.Tags {
-		bw.Write(append(strconv.AppendInt(line[:0], int64(tag), 10), '\n'))
+		line = append(strconv.AppendInt(line[:0], int64(tag), 10), '\n')
+		bw.Write(line)
 	}
 	return bw.Flush()
 }

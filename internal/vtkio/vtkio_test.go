@@ -35,3 +35,23 @@ func TestRealsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestCells(t *testing.T) {
+	for _, c := range []struct {
+		idx  []int32
+		per  int
+		want string
+	}{
+		{nil, 3, ""},
+		{[]int32{0, 1, 2, 2, 1, 3}, 3, "3 0 1 2\n3 2 1 3\n"},
+		{[]int32{7, 0, 123456789, 2147483647}, 4, "4 7 0 123456789 2147483647\n"},
+	} {
+		var b strings.Builder
+		bw := bufio.NewWriter(&b)
+		Cells(bw, c.idx, c.per)
+		bw.Flush()
+		if b.String() != c.want {
+			t.Errorf("Cells(%v, %d) = %q, want %q", c.idx, c.per, b.String(), c.want)
+		}
+	}
+}

@@ -1,0 +1,333 @@
+package laplace
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetgrid"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// scatteredCore is jitteredCube(n, 0.45, seed) with, besides the central
+// cube, about one Interior vertex in every tags Core: isolated Dirichlet
+// points on a mesh with many obtuse tets, where plain P1 leaves [0, 1].
+func scatteredCore(n, every int, seed uint64) *tetmesh.Mesh {
+	m := jitteredCube(n, 0.45, seed)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for v, tag := range m.Tags {
+		if tag == tetmesh.Interior && rng.IntN(every) == 0 {
+			m.Tags[v] = tetmesh.Core
+		}
+	}
+	return m
+}
+
+// obtuseTet is one tet whose dihedral angle at the edge kl between two
+// Boundary vertices is about 129°: the Interior vertex i and the Core
+// vertex j opposite it are coupled positively, and Solve's ε_i < 0.
+func obtuseTet() *tetmesh.Mesh {
+	m := &tetmesh.Mesh{
+		Positions: []float64{-1, 0, 0, 1, 0, 0, 0, 0.1, 0.1, 0, -1, 0.1}, // k, l, i, j
+		Tets:      []int32{0, 1, 2, 3},
+		Tags:      []tetmesh.Tag{tetmesh.Boundary, tetmesh.Boundary, tetmesh.Interior, tetmesh.Core},
+	}
+	if m.Volume() < 0 {
+		m.Tets[2], m.Tets[3] = m.Tets[3], m.Tets[2]
+	}
+	return m
+}
+
+// meshNeighbours returns the vertices sharing a tet with each vertex
+// (itself excluded), from the tets alone.
+func meshNeighbours(m *tetmesh.Mesh) [][]int32 {
+	nbr := make([][]int32, m.NumVertices())
+	for t := 0; t < m.NumTets(); t++ {
+		q := m.Tets[4*t : 4*t+4]
+		for _, a := range q {
+			for _, b := range q {
+				if a != b && !slices.Contains(nbr[a], b) {
+					nbr[a] = append(nbr[a], b)
+				}
+			}
+		}
+	}
+	return nbr
+}
+
+// limitedResidual evaluates the relative residual of the limited
+// equations at eps from their definition, vertex by vertex over the full
+// stiffness matrix and the mesh geometry, sharing none of SolveLimited's
+// data structures: for each Interior vertex i,
+//
+//	r_i = −Σ_j K_ij ε_j − Σ_{j: K_ij > 0} (1 − α_ij) K_ij (ε_i − ε_j),
+//
+// divided by ‖b‖, b_i = −Σ_{Core j} K_ij.
+func limitedResidual(t *testing.T, m *tetmesh.Mesh, eps []float64) float64 {
+	t.Helper()
+	k, err := Stiffness(m.Positions, m.Tets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nv := m.NumVertices()
+	nbr := meshNeighbours(m)
+	height := make([]float64, nv)
+	for v := range height {
+		height[v] = math.Inf(1)
+	}
+	for tt := 0; tt < m.NumTets(); tt++ {
+		q := m.Tets[4*tt : 4*tt+4]
+		var p [4]geom.Vec
+		for s := range 4 {
+			p[s] = m.Vertex(q[s])
+		}
+		vol := geom.TetVolume(p[0], p[1], p[2], p[3])
+		for s := range 4 {
+			a, b, c := p[(s+1)%4], p[(s+2)%4], p[(s+3)%4]
+			area := geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a))) / 2
+			height[q[s]] = min(height[q[s]], 3*vol/area)
+		}
+	}
+	free := func(v int) bool { return m.Tags[v] == tetmesh.Interior }
+	rPlus, rMinus := make([]float64, nv), make([]float64, nv)
+	for i := range nv {
+		rPlus[i], rMinus[i] = 1, 1
+		if !free(i) {
+			continue
+		}
+		p := m.Vertex(int32(i))
+		lo, hi, reach := eps[i], eps[i], 0.0
+		for _, j := range nbr[i] {
+			lo, hi = min(lo, eps[j]), max(hi, eps[j])
+			reach = max(reach, geom.Norm(geom.Sub(m.Vertex(j), p)))
+		}
+		var pp, pm, sumW float64
+		for _, j := range nbr[i] {
+			if w := k.At(i, int(j)); w > 0 {
+				f := w * (eps[i] - eps[j])
+				pp, pm, sumW = pp+max(f, 0), pm+min(f, 0), sumW+w
+			}
+		}
+		q := reach / height[i] * sumW
+		if pp > 0 {
+			rPlus[i] = min(1, q*(hi-eps[i])/pp)
+		}
+		if pm < 0 {
+			rMinus[i] = min(1, q*(lo-eps[i])/pm)
+		}
+	}
+	var rr, bb float64
+	for i := range nv {
+		if !free(i) {
+			continue
+		}
+		r, b := -k.At(i, i)*eps[i], 0.0
+		for _, j := range nbr[i] {
+			kij := k.At(i, int(j))
+			r -= kij * eps[j]
+			if m.Tags[j] == tetmesh.Core {
+				b -= kij
+			}
+			if kij > 0 {
+				f := kij * (eps[i] - eps[j])
+				alpha := 1.0
+				if f > 0 {
+					alpha = min(rPlus[i], rMinus[j])
+				} else if f < 0 {
+					alpha = min(rMinus[i], rPlus[j])
+				}
+				r -= (1 - alpha) * f
+			}
+		}
+		rr, bb = rr+r*r, bb+b*b
+	}
+	return math.Sqrt(rr / bb)
+}
+
+// On meshes where plain P1 leaves [0, 1], the limited scheme keeps every
+// value in [0, 1] and every Interior value between its neighbours' extremes
+// (the local maximum principle the limiter enforces), with exact Dirichlet
+// values, and its result solves the limited equations to the tolerance.
+func TestSolveLimitedMaximumPrinciple(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mesh *tetmesh.Mesh
+	}{
+		{"obtuse tet", obtuseTet()},
+		{"jittered 12³, core every 4th", scatteredCore(12, 4, 3)},
+		{"jittered 16³, core every 3rd", scatteredCore(16, 3, 3)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.mesh
+			plain, err := Solve(m, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			outside := 0
+			for _, e := range plain.Epsilon {
+				if e < 0 || e > 1 {
+					outside++
+				}
+			}
+			if outside == 0 {
+				t.Fatal("Solve keeps [0, 1] here; the test needs a mesh where it does not")
+			}
+			f, err := SolveLimited(m, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("Solve: %d values outside [0, 1]; SolveLimited: %d corrections, %d CG iterations (Solve %d), residual %.2g, %d of %d flux edges limited",
+				outside, f.Corrections, f.Iterations, plain.Iterations, f.Residual, f.LimitedEdges, f.FluxEdges)
+			checkDirichlet01(t, m, f.Epsilon)
+			nbr := meshNeighbours(m)
+			for v, e := range f.Epsilon {
+				if m.Tags[v] != tetmesh.Interior {
+					continue
+				}
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, j := range nbr[v] {
+					lo, hi = min(lo, f.Epsilon[j]), max(hi, f.Epsilon[j])
+				}
+				if e < lo-1e-9 || e > hi+1e-9 {
+					t.Fatalf("ε = %.12g at Interior vertex %d outside its neighbours' range [%.12g, %.12g]", e, v, lo, hi)
+				}
+			}
+			if r := limitedResidual(t, m, f.Epsilon); r > 1e-10 || f.Residual > 1e-10 || math.Abs(r-f.Residual) > 1e-12 {
+				t.Errorf("residual of the limited equations %.3g (reported %.3g), want ≤ 1e-10", r, f.Residual)
+			}
+		})
+	}
+}
+
+// checkDirichlet01 checks 0 ≤ ε ≤ 1 everywhere, exactly 0 on Boundary and
+// exactly 1 on Core vertices.
+func checkDirichlet01(t *testing.T, m *tetmesh.Mesh, eps []float64) {
+	t.Helper()
+	for v, e := range eps {
+		switch {
+		case !(e >= 0 && e <= 1):
+			t.Fatalf("ε = %g at vertex %d (%v)", e, v, m.Tags[v])
+		case m.Tags[v] == tetmesh.Boundary && e != 0:
+			t.Fatalf("ε = %g at Boundary vertex %d, want exactly 0", e, v)
+		case m.Tags[v] == tetmesh.Core && e != 1:
+			t.Fatalf("ε = %g at Core vertex %d, want exactly 1", e, v)
+		}
+	}
+}
+
+// The limiter preserves linear fields: on the jittered plate with a rigid
+// core at depth H, which has edges with positive couplings, ε = d/H to
+// solver precision, with no flux cut.
+func TestSolveLimitedReproducesLinearField(t *testing.T) {
+	m, exact := slab(6, 8, 1, 1, 0.25, 5)
+	for _, pc := range []string{"amg", "jacobi"} {
+		f, err := SolveLimited(m, Options{Preconditioner: pc, Tolerance: 1e-13})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.FluxEdges == 0 {
+			t.Fatal("the plate has no positive coupling; the test needs some")
+		}
+		worst := 0.0
+		for v := range m.Tags {
+			worst = max(worst, math.Abs(f.Epsilon[v]-exact(m.Vertex(int32(v)))))
+		}
+		t.Logf("%s: %d flux edges, %d limited, %d corrections, max |ε − d/H| = %.2g", pc, f.FluxEdges, f.LimitedEdges, f.Corrections, worst)
+		if worst > 1e-9 || f.LimitedEdges != 0 {
+			t.Errorf("%s: max |ε − d/H| = %g (want ≤ 1e-9), %d fluxes limited (want 0)", pc, worst, f.LimitedEdges)
+		}
+	}
+}
+
+// On the spherical shell the L2 error still falls at order ≥ 1.8, and
+// since the graded mesh's positive couplings never need limiting there,
+// the result is Solve's to the tolerance.
+func TestSolveLimitedShell(t *testing.T) {
+	levels := []int{2, 4, 8}
+	if testing.Short() {
+		levels = levels[:2]
+	}
+	exact := shellExact(shellA, shellB)
+	var errs []float64
+	for _, n := range levels {
+		m := tetgrid.Shell(shellA, shellB, n)
+		opt := Options{Tolerance: 1e-12}
+		f, err := SolveLimited(m, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := Solve(m, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff := 0.0
+		for v, e := range f.Epsilon {
+			diff = max(diff, math.Abs(e-plain.Epsilon[v]))
+		}
+		e := l2Error(m, f.Epsilon, exact)
+		t.Logf("n=%d: %d unknowns, %d flux edges, %d limited; %d corrections, %d CG iterations (Solve %d); L2 error %.3g; max |ε − Solve| %.2g",
+			n, f.Unknowns, f.FluxEdges, f.LimitedEdges, f.Corrections, f.Iterations, plain.Iterations, e, diff)
+		if f.FluxEdges == 0 || f.LimitedEdges != 0 {
+			t.Fatalf("n=%d: %d flux edges, %d limited; the test needs fluxes, none limited", n, f.FluxEdges, f.LimitedEdges)
+		}
+		if diff > 1e-9 {
+			t.Errorf("n=%d: SolveLimited differs from Solve by %g", n, diff)
+		}
+		checkDirichlet01(t, m, f.Epsilon)
+		errs = append(errs, e)
+	}
+	for i := 1; i < len(errs); i++ {
+		if order := math.Log2(errs[i-1] / errs[i]); order < 1.8 {
+			t.Errorf("L2 error order %.2f between n=%d and n=%d, want ≥ 1.8", order, levels[i-1], levels[i])
+		}
+	}
+}
+
+// Results are bit-identical whatever GOMAXPROCS is.
+func TestSolveLimitedDeterministic(t *testing.T) {
+	m := scatteredCore(22, 6, 9) // several row chunks
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var ref *LimitedField
+	for _, procs := range []int{1, 2, 3, 8} {
+		runtime.GOMAXPROCS(procs)
+		f, err := SolveLimited(m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil {
+			ref = f
+			continue
+		}
+		if f.Iterations != ref.Iterations || f.Corrections != ref.Corrections || f.Residual != ref.Residual ||
+			!slices.Equal(f.Epsilon, ref.Epsilon) || !slices.Equal(f.Gradient, ref.Gradient) {
+			t.Fatalf("GOMAXPROCS=%d: result differs from GOMAXPROCS=1", procs)
+		}
+	}
+}
+
+func TestSolveLimitedErrors(t *testing.T) {
+	noCore := obtuseTet()
+	noCore.Tags[3] = tetmesh.Interior
+	for _, c := range []struct {
+		name string
+		mesh *tetmesh.Mesh
+		opt  Options
+		want string
+	}{
+		{"tolerance", obtuseTet(), Options{Tolerance: 2}, "tolerance"},
+		{"preconditioner", obtuseTet(), Options{Preconditioner: "ilu"}, "preconditioner"},
+		{"no core", noCore, Options{}, "no Core vertex"},
+		{"CG limit", scatteredCore(8, 4, 1), Options{Preconditioner: "jacobi", MaxIterations: 1}, "CG stopped"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := SolveLimited(c.mesh, c.opt)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one mentioning %q", err, c.want)
+			}
+		})
+	}
+}

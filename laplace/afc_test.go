@@ -8,9 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetgrid"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
+	"github.com/pfmesh/pfmesh/medial"
+	"github.com/pfmesh/pfmesh/tetgen"
 )
 
 // scatteredCore is jitteredCube(n, 0.45, seed) with, besides the central
@@ -329,5 +332,65 @@ func TestSolveLimitedErrors(t *testing.T) {
 				t.Fatalf("error %v, want one mentioning %q", err, c.want)
 			}
 		})
+	}
+}
+
+// pipelineMesh meshes a surface file the way the root package's exact
+// path does by default: medial core, then tetgen.Build with the core's
+// points, surface, inside test and sizing.
+func pipelineMesh(t testing.TB, path string) *tetmesh.Mesh {
+	t.Helper()
+	s, err := format.ReadSurface(path, format.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ = format.Clean(s, format.CleanOptions{})
+	core, err := medial.Build(s, medial.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := make([]tetmesh.Tag, len(core.Points)/3)
+	for i := range tags {
+		tags[i] = tetmesh.Core
+	}
+	m, _, err := tetgen.Build(s, tetgen.Options{
+		Points: core.Points, PointTags: tags, CoreSurface: core.Surface, Core: core.Inside, Sizing: core.Sizing,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// On the L-bracket fixture meshed as the pipeline does by default, plain
+// P1 leaves [0, 1] at a few dozen vertices; the limited scheme does not.
+// (Corpus models: BenchmarkSolveLimitedCorpus.)
+func TestSolveLimitedBracket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("meshing the bracket takes seconds")
+	}
+	m := pipelineMesh(t, "../fixtures/lbracket.ply")
+	plain, err := Solve(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := 0
+	for _, e := range plain.Epsilon {
+		if e < 0 || e > 1 {
+			outside++
+		}
+	}
+	if outside == 0 {
+		t.Fatal("Solve keeps [0, 1] on this mesh; the test needs one where it does not")
+	}
+	f, err := SolveLimited(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d vertices; Solve: %d outside [0, 1], %d CG iterations; SolveLimited: %d corrections, %d CG iterations, residual %.2g, %d of %d flux edges limited",
+		m.NumVertices(), outside, plain.Iterations, f.Corrections, f.Iterations, f.Residual, f.LimitedEdges, f.FluxEdges)
+	checkDirichlet01(t, m, f.Epsilon)
+	if r := limitedResidual(t, m, f.Epsilon); r > 1e-10 || math.Abs(r-f.Residual) > 1e-12 {
+		t.Errorf("residual of the limited equations %.3g (reported %.3g), want ≤ 1e-10", r, f.Residual)
 	}
 }

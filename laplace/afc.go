@@ -110,7 +110,7 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 	lsparse, _ := monotoneSystem(k, m.Tags, sys.order)
 	fl := newFluxes(m, k, sys.order)
 	k = nil
-	f := &LimitedField{FluxEdges: len(fl.w)}
+	f := &LimitedField{FluxEdges: len(fl.alpha)}
 	f.AssembleTime = time.Since(t0)
 	progress("assemble", 1)
 
@@ -151,20 +151,18 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 
 	t0 = time.Now()
 	progress("solve", 0)
-	u := make([]float64, m.NumVertices())
-	for v, t := range m.Tags {
-		if t == tetmesh.Core {
-			u[v] = 1
-		}
-	}
 	w := newCGWork(n)
 	partial := make([]float64, numChunks(n))
-	x, r, d := make([]float64, n), make([]float64, n), make([]float64, n)
+	// u holds the unknowns followed by the Dirichlet values 0 and 1, which
+	// the limiter reads through the slots newFluxes gives the vertices.
+	u := make([]float64, n+2)
+	u[n+1] = 1
+	x, r, d := u[:n:n], make([]float64, n), make([]float64, n)
 	acc := newAnderson(n, andersonDepth)
 	bnorm := math.Sqrt(dot(sys.b, sys.b, partial))
 	done := 0.0
 	for {
-		fl.residual(&sys.a, sys.b, x, u, r)
+		fl.residual(&sys.a, sys.b, u, r)
 		res := 0.0
 		if bnorm > 0 {
 			res = math.Sqrt(dot(r, r, partial)) / bnorm
@@ -193,7 +191,15 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 	f.LimitedEdges = fl.limited()
 	progress("solve", 1)
 
-	f.Epsilon = u
+	f.Epsilon = make([]float64, m.NumVertices())
+	for v, t := range m.Tags {
+		if t == tetmesh.Core {
+			f.Epsilon[v] = 1
+		}
+	}
+	for i, v := range sys.order {
+		f.Epsilon[v] = x[i]
+	}
 	t0 = time.Now()
 	progress("gradient", 0)
 	f.Gradient = tetmesh.VertexGradients(m.Positions, m.Tets, f.Epsilon)
@@ -202,27 +208,37 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 	return f, nil
 }
 
+// fluxChunk is the number of flux nodes or edges one parallel task covers.
+const fluxChunk = 1024
+
 // fluxes holds the edges with positive couplings and the limiter's data
-// at their Interior endpoints ("nodes").
+// at their Interior ends ("nodes"). The limiter runs node by node — each
+// node reads its own edges — so that its loops parallelise without
+// scattering into shared sums.
 type fluxes struct {
-	order []int32 // mesh vertex of each unknown
+	// The limiter reads the field u from the unknowns followed by the
+	// values 0 and 1: a vertex's slot is its unknown, n for Boundary and
+	// n + 1 for Core vertices.
 
-	// Per edge: the mesh vertices of its ends, their node numbers (−1 for
-	// a Dirichlet end), the coupling w > 0, and the current α.
-	end   [][2]int32
-	node  [][2]int32
-	w     []float64
-	alpha []float64
+	// Per edge: its ends' slots and nodes (−1 for a Dirichlet end), and
+	// the current α.
+	edgeEnd  [][2]int32
+	edgeNode [][2]int32
+	alpha    []float64
 
-	// Per node: its unknown, its mesh neighbours nbr[nbrPtr[a]:nbrPtr[a+1]]
-	// (itself included), q = γ Σ w, and the limiter's sums and ratios.
-	unknown        []int32
-	nbrPtr         []int
-	nbr            []int32
-	q              []float64
-	pPlus, pMinus  []float64
-	rPlus, rMinus  []float64
-	uMax, uMinimum []float64
+	// Per node: its mesh vertex and unknown; its mesh neighbours' slots
+	// nbr[nbrPtr[a]:nbrPtr[a+1]] (itself included); its edges
+	// inc[incPtr[a]:incPtr[a+1]], each with the far end's slot and the
+	// coupling w; q = γ Σ w; and the limiter's ratios R±.
+	vertex, unknown []int32
+	nbrPtr          []int
+	nbr             []int32
+	incPtr          []int
+	inc             []int32
+	far             []int32
+	w               []float64
+	q               []float64
+	rPlus, rMinus   []float64
 }
 
 // newFluxes finds the positive couplings of the full stiffness matrix k
@@ -230,131 +246,139 @@ type fluxes struct {
 func newFluxes(m *tetmesh.Mesh, k *sparse.CSR, order []int32) *fluxes {
 	raw := k.RawMatrix()
 	nv := m.NumVertices()
-	unknown := make([]int32, nv)
-	for v := range unknown {
-		unknown[v] = -1
-	}
-	for r, v := range order {
-		unknown[v] = int32(r)
-	}
-	fl := &fluxes{order: order}
 	node := make([]int32, nv) // mesh vertex → node, −1 if none
 	for v := range node {
 		node[v] = -1
 	}
-	addNode := func(v int32) int32 {
-		if unknown[v] < 0 {
-			return -1
+	slot := make([]int32, nv)
+	n := int32(len(order))
+	for v, t := range m.Tags {
+		slot[v] = n
+		if t == tetmesh.Core {
+			slot[v] = n + 1
 		}
-		if node[v] < 0 {
-			node[v] = int32(len(fl.unknown))
-			fl.unknown = append(fl.unknown, unknown[v])
-		}
-		return node[v]
 	}
-	for v := 0; v < nv; v++ {
+	for r, v := range order {
+		slot[v] = int32(r)
+	}
+	fl := &fluxes{}
+	for r, v := range order {
 		for p := raw.Indptr[v]; p < raw.Indptr[v+1]; p++ {
-			j, kv := raw.Ind[p], raw.Data[p]
-			if j <= v || !(kv > 0) || (unknown[v] < 0 && unknown[j] < 0) {
+			if raw.Ind[p] != int(v) && raw.Data[p] > 0 {
+				node[v] = int32(len(fl.vertex))
+				fl.vertex = append(fl.vertex, v)
+				fl.unknown = append(fl.unknown, int32(r))
+				break
+			}
+		}
+	}
+	na := len(fl.vertex)
+	fl.nbrPtr, fl.incPtr = make([]int, 1, na+1), make([]int, 1, na+1)
+	for _, v := range fl.vertex {
+		for p := raw.Indptr[v]; p < raw.Indptr[v+1]; p++ {
+			j := int32(raw.Ind[p])
+			fl.nbr = append(fl.nbr, slot[j])
+			if j == v || !(raw.Data[p] > 0) {
 				continue
 			}
-			fl.end = append(fl.end, [2]int32{int32(v), int32(j)})
-			fl.node = append(fl.node, [2]int32{addNode(int32(v)), addNode(int32(j))})
-			fl.w = append(fl.w, kv)
-		}
-	}
-	na := len(fl.unknown)
-	fl.alpha = make([]float64, len(fl.w))
-	fl.q = make([]float64, na)
-	fl.pPlus, fl.pMinus = make([]float64, na), make([]float64, na)
-	fl.rPlus, fl.rMinus = make([]float64, na), make([]float64, na)
-	fl.uMax, fl.uMinimum = make([]float64, na), make([]float64, na)
-	fl.nbrPtr = make([]int, 1, na+1)
-	for a := range na {
-		v := order[fl.unknown[a]]
-		for p := raw.Indptr[v]; p < raw.Indptr[v+1]; p++ {
-			fl.nbr = append(fl.nbr, int32(raw.Ind[p]))
+			// Each edge is numbered when its first node (in node order)
+			// lists it: by the lower end if both ends are nodes.
+			e := int32(len(fl.edgeNode))
+			if b := node[j]; b >= 0 && b < node[v] {
+				e = fl.edgeOf(b, slot[v])
+			} else {
+				fl.edgeEnd = append(fl.edgeEnd, [2]int32{slot[v], slot[j]})
+				fl.edgeNode = append(fl.edgeNode, [2]int32{node[v], b})
+			}
+			fl.inc = append(fl.inc, e)
+			fl.far = append(fl.far, slot[j])
+			fl.w = append(fl.w, raw.Data[p])
 		}
 		fl.nbrPtr = append(fl.nbrPtr, len(fl.nbr))
+		fl.incPtr = append(fl.incPtr, len(fl.inc))
 	}
+	fl.alpha = make([]float64, len(fl.edgeNode))
+	fl.rPlus, fl.rMinus = make([]float64, na), make([]float64, na)
 
 	// δ: the smallest height of each node over its tets' opposite faces.
 	height := make([]float64, na)
 	for a := range height {
 		height[a] = math.Inf(1)
 	}
-	if na > 0 {
-		for t := 0; t < len(m.Tets)/4; t++ {
-			q := m.Tets[4*t : 4*t+4]
-			if node[q[0]] < 0 && node[q[1]] < 0 && node[q[2]] < 0 && node[q[3]] < 0 {
-				continue
-			}
-			c, det := tetGeometry(m.Positions, q)
-			for s, v := range q {
-				if a := node[v]; a >= 0 {
-					height[a] = min(height[a], det/math.Sqrt(dot3(c[s], c[s])))
-				}
-			}
+	for t := 0; na > 0 && t < len(m.Tets)/4; t++ {
+		q := m.Tets[4*t : 4*t+4]
+		if node[q[0]] < 0 && node[q[1]] < 0 && node[q[2]] < 0 && node[q[3]] < 0 {
+			continue
 		}
-	}
-	sumW := make([]float64, na)
-	for e, nd := range fl.node {
-		for _, a := range nd {
-			if a >= 0 {
-				sumW[a] += fl.w[e]
+		c, det := tetGeometry(m.Positions, q)
+		for s, v := range q {
+			if a := node[v]; a >= 0 {
+				height[a] = min(height[a], det/math.Sqrt(dot3(c[s], c[s])))
 			}
 		}
 	}
 	pos := m.Positions
-	for a := range na {
-		v := int(order[fl.unknown[a]])
+	fl.q = make([]float64, na)
+	for a, v := range fl.vertex {
 		reach := 0.0
-		for _, j := range fl.nbr[fl.nbrPtr[a]:fl.nbrPtr[a+1]] {
+		for p := raw.Indptr[v]; p < raw.Indptr[v+1]; p++ {
+			j := raw.Ind[p]
 			dx, dy, dz := pos[3*j]-pos[3*v], pos[3*j+1]-pos[3*v+1], pos[3*j+2]-pos[3*v+2]
 			reach = max(reach, math.Sqrt(dx*dx+dy*dy+dz*dz))
 		}
-		fl.q[a] = reach / height[a] * sumW[a]
+		sumW := 0.0
+		for _, w := range fl.w[fl.incPtr[a]:fl.incPtr[a+1]] {
+			sumW += w
+		}
+		fl.q[a] = reach / height[a] * sumW
 	}
 	return fl
 }
 
+// edgeOf returns the number node a gave its edge to the vertex in slot v.
+func (fl *fluxes) edgeOf(a int32, v int32) int32 {
+	for k := fl.incPtr[a]; k < fl.incPtr[a+1]; k++ {
+		if fl.far[k] == v {
+			return fl.inc[k]
+		}
+	}
+	panic("laplace: flux edge seen from one end only") // K is symmetric
+}
+
 // limit sets α for the field u (all vertices).
 func (fl *fluxes) limit(u []float64) {
-	for a := range fl.unknown {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, j := range fl.nbr[fl.nbrPtr[a]:fl.nbrPtr[a+1]] {
-			lo, hi = min(lo, u[j]), max(hi, u[j])
+	forChunks(len(fl.vertex), fluxChunk, func(lo, hi int) {
+		for a := lo; a < hi; a++ {
+			ui := u[fl.unknown[a]]
+			umin, umax := ui, ui
+			for _, j := range fl.nbr[fl.nbrPtr[a]:fl.nbrPtr[a+1]] {
+				umin, umax = min(umin, u[j]), max(umax, u[j])
+			}
+			var pPlus, pMinus float64
+			for k := fl.incPtr[a]; k < fl.incPtr[a+1]; k++ {
+				f := fl.w[k] * (ui - u[fl.far[k]])
+				pPlus, pMinus = pPlus+max(f, 0), pMinus+min(f, 0)
+			}
+			fl.rPlus[a] = ratio(fl.q[a]*(umax-ui), pPlus)
+			fl.rMinus[a] = ratio(fl.q[a]*(umin-ui), pMinus)
 		}
-		fl.uMinimum[a], fl.uMax[a] = lo, hi
-		fl.pPlus[a], fl.pMinus[a] = 0, 0
-	}
-	for e, nd := range fl.node {
-		f := fl.w[e] * (u[fl.end[e][0]] - u[fl.end[e][1]])
-		if a := nd[0]; a >= 0 {
-			fl.pPlus[a] += max(f, 0)
-			fl.pMinus[a] += min(f, 0)
+	})
+	forChunks(len(fl.edgeNode), fluxChunk, func(lo, hi int) {
+		for e := lo; e < hi; e++ {
+			// The sign of the flux from the first node decides which
+			// bound each end protects.
+			a, b := fl.edgeNode[e][0], fl.edgeNode[e][1]
+			d := u[fl.edgeEnd[e][0]] - u[fl.edgeEnd[e][1]]
+			alpha := 1.0
+			switch {
+			case d > 0:
+				alpha = min(fl.rPlus[a], fl.r(fl.rMinus, b))
+			case d < 0:
+				alpha = min(fl.rMinus[a], fl.r(fl.rPlus, b))
+			}
+			fl.alpha[e] = alpha
 		}
-		if b := nd[1]; b >= 0 {
-			fl.pPlus[b] += max(-f, 0)
-			fl.pMinus[b] += min(-f, 0)
-		}
-	}
-	for a, ui := range fl.unknown {
-		v := fl.order[ui]
-		fl.rPlus[a] = ratio(fl.q[a]*(fl.uMax[a]-u[v]), fl.pPlus[a])
-		fl.rMinus[a] = ratio(fl.q[a]*(fl.uMinimum[a]-u[v]), fl.pMinus[a])
-	}
-	for e, nd := range fl.node {
-		f := fl.w[e] * (u[fl.end[e][0]] - u[fl.end[e][1]])
-		alpha := 1.0
-		switch {
-		case f > 0:
-			alpha = min(fl.r(fl.rPlus, nd[0]), fl.r(fl.rMinus, nd[1]))
-		case f < 0:
-			alpha = min(fl.r(fl.rMinus, nd[0]), fl.r(fl.rPlus, nd[1]))
-		}
-		fl.alpha[e] = alpha
-	}
+	})
 }
 
 // ratio is min(1, q/p) for q/p ≥ 0, and 1 when there is no flux (p = 0).
@@ -374,23 +398,22 @@ func (fl *fluxes) r(rs []float64, a int32) float64 {
 	return rs[a]
 }
 
-// residual sets u to the field with unknowns x and r to the residual of
-// the limited equations, b − K x − Σ (1 − α) f, with α from u.
-func (fl *fluxes) residual(k *symMatrix[float64], b, x, u, r []float64) {
-	for i, v := range fl.order {
-		u[v] = x[i]
-	}
+// residual sets r to the residual of the limited equations,
+// b − K x − Σ (1 − α) f, for the unknowns x = u[:n] (u holds the Dirichlet
+// values after them), with α from u.
+func (fl *fluxes) residual(k *symMatrix[float64], b, u, r []float64) {
 	fl.limit(u)
-	k.residual(r, b, x)
-	for e, nd := range fl.node {
-		g := (1 - fl.alpha[e]) * fl.w[e] * (u[fl.end[e][0]] - u[fl.end[e][1]])
-		if a := nd[0]; a >= 0 {
+	k.residual(r, b, u[:k.n])
+	forChunks(len(fl.vertex), fluxChunk, func(lo, hi int) {
+		for a := lo; a < hi; a++ {
+			ui := u[fl.unknown[a]]
+			var g float64
+			for k := fl.incPtr[a]; k < fl.incPtr[a+1]; k++ {
+				g += (1 - fl.alpha[fl.inc[k]]) * fl.w[k] * (ui - u[fl.far[k]])
+			}
 			r[fl.unknown[a]] -= g
 		}
-		if b := nd[1]; b >= 0 {
-			r[fl.unknown[b]] += g
-		}
-	}
+	})
 }
 
 // limited counts the edges whose flux the last limit call cut.

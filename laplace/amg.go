@@ -30,7 +30,7 @@ const (
 // twice, for two chunks, and that the blocks whose upper couplings a chunk
 // copies out (its fine rows lie in a dozen or so) are copied few times.
 // It divides rowChunk.
-var galerkinChunk = 1024
+var galerkinChunk = 4096
 
 // levelMatrix is the operator of one level, float64 on the finest level
 // and float32 below.
@@ -40,6 +40,7 @@ type levelMatrix interface {
 	forwardFromZero(x, r, b, invL1 []float64)
 	forward(x, old, b, invL1 []float64)
 	backward(x, old, b, invL1 []float64)
+	residual(r, b, x []float64)
 }
 
 func (a *symMatrix[T]) size() int { return a.n }
@@ -176,6 +177,42 @@ func (m *amg) cycle(l int, x, b []float64) {
 	m.cycle(l+1, next.x, next.b)
 	lv.p.prolong(lv.scrtch, x, next.x)
 	lv.a.backward(x, lv.scrtch, b, lv.invL1)
+}
+
+// initialGuess sets x to a start for CG by nested iteration (the "full
+// multigrid" start): b restricted to every level, the coarsest level
+// solved, then on each finer level the coarser solution prolongated and
+// improved — by a V-cycle on the coarse levels, where one is cheap, and by
+// a symmetric smoothing sweep on the finest. t1 and t2 are scratch of the
+// finest level's size. With a single level x is left at zero.
+func (m *amg) initialGuess(x, b, t1, t2 []float64) {
+	last := len(m.levels) - 1
+	if last == 0 {
+		clear(x)
+		return
+	}
+	m.levels[0].r.mulVec(m.levels[1].b, b)
+	for l := 2; l <= last; l++ {
+		m.levels[l-1].r.mulVec(m.levels[l].b, m.levels[l-1].b)
+	}
+	m.solveCoarsest(&m.levels[last], m.levels[last].x, m.levels[last].b)
+	for l := last - 1; l >= 1; l-- {
+		lv := &m.levels[l]
+		n := lv.a.size()
+		y, r := t1[:n], t2[:n]
+		lv.p.mulVec(y, m.levels[l+1].x)
+		lv.a.residual(r, lv.b, y)
+		// The V-cycle overwrites the coarser levels' x and b, which are
+		// used up by now, and leaves its correction in lv.x.
+		m.cycle(l, lv.x, r)
+		for i, v := range y {
+			lv.x[i] += v
+		}
+	}
+	lv := &m.levels[0]
+	lv.p.mulVec(x, m.levels[1].x)
+	lv.a.forward(t1, x, b, lv.invL1)
+	lv.a.backward(x, t1, b, lv.invL1)
 }
 
 func (m *amg) solveCoarsest(lv *level, x, b []float64) {

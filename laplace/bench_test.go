@@ -200,8 +200,9 @@ func BenchmarkAMGSetup(b *testing.B) {
 	}
 }
 
-// BenchmarkCG times the AMG-preconditioned CG iterations alone, from
-// x = 0 to the default tolerance, on a hierarchy built once.
+// BenchmarkCG times the solve phase alone on a hierarchy built once: the
+// nested-iteration start and the AMG-preconditioned CG iterations from it
+// to the default tolerance.
 func BenchmarkCG(b *testing.B) {
 	sys := benchSystem(b, 1e6)
 	h, err := newAMG(&sys.a)
@@ -213,7 +214,7 @@ func BenchmarkCG(b *testing.B) {
 		var res cgResult
 		cpu0 := cpuTime()
 		for b.Loop() {
-			clear(x)
+			h.initialGuess(x, sys.b, w.z, w.p)
 			res = pcg(&sys.a, sys.b, x, h, w, 1e-10, 1000, nil)
 		}
 		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s")

@@ -129,6 +129,7 @@ func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, prog
 	t0 := time.Now()
 	progress("setup", 0)
 	var prec preconditioner
+	var amgPrec *amg
 	maxIter := opt.MaxIterations
 	switch {
 	case a.n == 0:
@@ -149,7 +150,7 @@ func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, prog
 		}
 		s := h.stats()
 		f.Levels, f.OperatorComplexity = len(s.Rows), s.OperatorComplexity
-		prec = h
+		prec, amgPrec = h, h
 		if maxIter == 0 {
 			maxIter = 1000
 		}
@@ -162,6 +163,9 @@ func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, prog
 	w := newCGWork(a.n)
 	x := make([]float64, a.n)
 	progress("solve", 0)
+	if amgPrec != nil {
+		amgPrec.initialGuess(x, b, w.z, w.p)
+	}
 	done := 0.0 // the residual is not monotone; progress is
 	res := pcg(a, b, x, prec, w, tol, maxIter, func(r float64) {
 		done = max(done, min(1, math.Log(r)/math.Log(tol)))

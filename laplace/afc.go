@@ -52,7 +52,7 @@ const maxCorrections = 200
 // reaches: the defect correction contracts the nonlinear residual by about
 // ρ(L⁻¹D) per step, so solving L δ = r more accurately than a fraction of
 // that is wasted work.
-const correctionTolerance = 0.05
+const correctionTolerance = 0.1
 
 // andersonDepth is the number of past steps Anderson acceleration mixes.
 var andersonDepth = 5

@@ -154,10 +154,8 @@ func limitedResidual(t *testing.T, m *tetmesh.Mesh, eps []float64) float64 {
 	return math.Sqrt(rr / bb)
 }
 
-// On meshes where plain P1 leaves [0, 1], the limited scheme keeps every
-// value in [0, 1] and every Interior value between its neighbours' extremes
-// (the local maximum principle the limiter enforces), with exact Dirichlet
-// values, and its result solves the limited equations to the tolerance.
+// The maximum principle on meshes with obtuse tets where Solve leaves
+// [0, 1]; see checkLimited.
 func TestSolveLimitedMaximumPrinciple(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -167,45 +165,52 @@ func TestSolveLimitedMaximumPrinciple(t *testing.T) {
 		{"jittered 12³, core every 4th", scatteredCore(12, 4, 3)},
 		{"jittered 16³, core every 3rd", scatteredCore(16, 3, 3)},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			m := c.mesh
-			plain, err := Solve(m, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			outside := 0
-			for _, e := range plain.Epsilon {
-				if e < 0 || e > 1 {
-					outside++
-				}
-			}
-			if outside == 0 {
-				t.Fatal("Solve keeps [0, 1] here; the test needs a mesh where it does not")
-			}
-			f, err := SolveLimited(m, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("Solve: %d values outside [0, 1]; SolveLimited: %d corrections, %d CG iterations (Solve %d), residual %.2g, %d of %d flux edges limited",
-				outside, f.Corrections, f.Iterations, plain.Iterations, f.Residual, f.LimitedEdges, f.FluxEdges)
-			checkDirichlet01(t, m, f.Epsilon)
-			nbr := meshNeighbours(m)
-			for v, e := range f.Epsilon {
-				if m.Tags[v] != tetmesh.Interior {
-					continue
-				}
-				lo, hi := math.Inf(1), math.Inf(-1)
-				for _, j := range nbr[v] {
-					lo, hi = min(lo, f.Epsilon[j]), max(hi, f.Epsilon[j])
-				}
-				if e < lo-1e-9 || e > hi+1e-9 {
-					t.Fatalf("ε = %.12g at Interior vertex %d outside its neighbours' range [%.12g, %.12g]", e, v, lo, hi)
-				}
-			}
-			if r := limitedResidual(t, m, f.Epsilon); r > 1e-10 || f.Residual > 1e-10 || math.Abs(r-f.Residual) > 1e-12 {
-				t.Errorf("residual of the limited equations %.3g (reported %.3g), want ≤ 1e-10", r, f.Residual)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkLimited(t, c.mesh) })
+	}
+}
+
+// checkLimited checks, on a mesh where Solve leaves [0, 1], that
+// SolveLimited keeps every value in [0, 1] and every Interior value between
+// its neighbours' extremes (the local maximum principle the limiter
+// enforces), with exact Dirichlet values, and that its result solves the
+// limited equations to the tolerance.
+func checkLimited(t *testing.T, m *tetmesh.Mesh) {
+	t.Helper()
+	plain, err := Solve(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := 0
+	for _, e := range plain.Epsilon {
+		if e < 0 || e > 1 {
+			outside++
+		}
+	}
+	if outside == 0 {
+		t.Fatal("Solve keeps [0, 1] here; the test needs a mesh where it does not")
+	}
+	f, err := SolveLimited(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Solve: %d values outside [0, 1]; SolveLimited: %d corrections, %d CG iterations (Solve %d), residual %.2g, %d of %d flux edges limited",
+		outside, f.Corrections, f.Iterations, plain.Iterations, f.Residual, f.LimitedEdges, f.FluxEdges)
+	checkDirichlet01(t, m, f.Epsilon)
+	nbr := meshNeighbours(m)
+	for v, e := range f.Epsilon {
+		if m.Tags[v] != tetmesh.Interior {
+			continue
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, j := range nbr[v] {
+			lo, hi = min(lo, f.Epsilon[j]), max(hi, f.Epsilon[j])
+		}
+		if e < lo-1e-9 || e > hi+1e-9 {
+			t.Fatalf("ε = %.12g at Interior vertex %d outside its neighbours' range [%.12g, %.12g]", e, v, lo, hi)
+		}
+	}
+	if r := limitedResidual(t, m, f.Epsilon); r > 1e-10 || f.Residual > 1e-10 || math.Abs(r-f.Residual) > 1e-12 {
+		t.Errorf("residual of the limited equations %.3g (reported %.3g), want ≤ 1e-10", r, f.Residual)
 	}
 }
 
@@ -378,29 +383,8 @@ func TestSolveLimitedBracket(t *testing.T) {
 		t.Skip("meshing the bracket takes a second or two")
 	}
 	m := pipelineMesh(t, "../fixtures/lbracket.ply", 2)
-	plain, err := Solve(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside := 0
-	for _, e := range plain.Epsilon {
-		if e < 0 || e > 1 {
-			outside++
-		}
-	}
-	if outside == 0 {
-		t.Fatal("Solve keeps [0, 1] on this mesh; the test needs one where it does not")
-	}
-	f, err := SolveLimited(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d vertices; Solve: %d outside [0, 1], %d CG iterations; SolveLimited: %d corrections, %d CG iterations, residual %.2g, %d of %d flux edges limited",
-		m.NumVertices(), outside, plain.Iterations, f.Corrections, f.Iterations, f.Residual, f.LimitedEdges, f.FluxEdges)
-	checkDirichlet01(t, m, f.Epsilon)
-	if r := limitedResidual(t, m, f.Epsilon); r > 1e-10 || math.Abs(r-f.Residual) > 1e-12 {
-		t.Errorf("residual of the limited equations %.3g (reported %.3g), want ≤ 1e-10", r, f.Residual)
-	}
+	t.Logf("%d vertices", m.NumVertices())
+	checkLimited(t, m)
 }
 
 // Every watertight corpus model without self-intersections, meshed as the

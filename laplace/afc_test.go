@@ -437,3 +437,30 @@ func TestSolveLimitedCorpus(t *testing.T) {
 		})
 	}
 }
+
+// Progress reports Solve's stages in order, each rising to 1.
+func TestSolveLimitedProgress(t *testing.T) {
+	type event struct {
+		stage string
+		done  float64
+	}
+	var events []event
+	report := func(stage string, done float64) { events = append(events, event{stage, done}) }
+	if _, err := SolveLimited(scatteredCore(8, 4, 2), Options{Progress: report}); err != nil {
+		t.Fatal(err)
+	}
+	var stages []string
+	for k, e := range events {
+		if k == 0 || events[k-1].stage != e.stage {
+			stages = append(stages, e.stage)
+		} else if e.done < events[k-1].done {
+			t.Errorf("stage %s: progress %g after %g", e.stage, e.done, events[k-1].done)
+		}
+		if end := k == len(events)-1 || events[k+1].stage != e.stage; end && e.done != 1 {
+			t.Errorf("stage %s ended at %g", e.stage, e.done)
+		}
+	}
+	if got := strings.Join(stages, ","); got != "assemble,setup,solve,gradient" {
+		t.Errorf("stages %s", got)
+	}
+}

@@ -240,6 +240,8 @@ func build(s *format.Surface, opt Options, conforming bool) (*Mesh, *Report, err
 		{"voids", ms.splitVoids},
 		{"core slivers", ms.splitCoreSlivers},
 		{"optimize", ms.optimize},
+		{"slivers", ms.splitSlivers},
+		{"optimize slivers", ms.optimize},
 	}
 	for _, st := range stages {
 		ms.stage(st.name)

@@ -146,8 +146,37 @@ func (ms *mesher) optimize() error {
 	return nil
 }
 
-// movable reports whether smoothing may move vertex v.
-func (ms *mesher) movable(v int32) bool { return ms.kind[v] == vVolume }
+// movable reports whether smoothing may move vertex v: Steiner points
+// inside the body, on input edges and inside input triangles; never input
+// vertices or caller points.
+func (ms *mesher) movable(v int32) bool {
+	k := ms.kind[v]
+	return k == vVolume || k == vSegment || k == vFacet
+}
+
+// constrain returns where vertex v goes when asked to move to p: p for a
+// point inside the body, the nearest point of its input edge or of its
+// input triangle's plane for a surface Steiner point. Such a point stays
+// inside its edge or triangle because the tets around it stay positive,
+// so every input triangle remains the union of its subfaces (rounding
+// leaves the point within an ulp of the plane, as at its insertion).
+func (ms *mesher) constrain(v int32, p geom.Vec) geom.Vec {
+	switch ms.kind[v] {
+	case vSegment:
+		a, b := ms.m.pos(ms.segEnds[2*ms.ref[v]]), ms.m.pos(ms.segEnds[2*ms.ref[v]+1])
+		e := geom.Sub(b, a)
+		return geom.Add(a, geom.Scale(geom.Dot(geom.Sub(p, a), e)/geom.Dot(e, e), e))
+	case vFacet:
+		c := &ms.facets[ms.ref[v]].corner
+		w := geom.Sub(p, c[0])
+		g11, g12, g22 := geom.Dot(c[1], c[1]), geom.Dot(c[1], c[2]), geom.Dot(c[2], c[2])
+		r1, r2 := geom.Dot(w, c[1]), geom.Dot(w, c[2])
+		det := g11*g22 - g12*g12
+		u, t := (r1*g22-r2*g12)/det, (r2*g11-r1*g12)/det
+		return geom.Add(c[0], geom.Add(geom.Scale(u, c[1]), geom.Scale(t, c[2])))
+	}
+	return p
+}
 
 // smooth moves vertex v where the worst tet of its star is best: it
 // tries the centroid of its neighbours, then a compass search (steps away
@@ -194,6 +223,10 @@ func (ms *mesher) smooth(v int32) bool {
 		return false
 	}
 	try := func(p geom.Vec) bool {
+		p = ms.constrain(v, p)
+		if p == best {
+			return false
+		}
 		m.setPos(v, p)
 		if q := eval(bestQ); q > bestQ {
 			best, bestQ = p, q

@@ -83,6 +83,10 @@ type facetInfo struct {
 	// symbolic priority).
 	eye  geom.Vec
 	core bool // a facet of the core surface
+	// corner is the input triangle's first vertex and its two edge
+	// vectors from there: optimization keeps the facet's Steiner points
+	// in this plane.
+	corner [3]geom.Vec
 }
 
 const eyeKey = math.MinInt32
@@ -91,7 +95,8 @@ func newFacet(a, b, c geom.Vec, core bool) facetInfo {
 	n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
 	size := math.Sqrt(max(geom.Dist2(a, b), geom.Dist2(b, c), geom.Dist2(c, a)))
 	cen := geom.Scale(1.0/3, geom.Add(geom.Add(a, b), c))
-	return facetInfo{eye: geom.Add(cen, geom.Scale(-size/geom.Norm(n), n)), core: core}
+	return facetInfo{eye: geom.Add(cen, geom.Scale(-size/geom.Norm(n), n)), core: core,
+		corner: [3]geom.Vec{a, geom.Sub(b, a), geom.Sub(c, a)}}
 }
 
 // orient2 is +1 when a, b, c turn counterclockwise in facet f seen from

@@ -81,23 +81,36 @@ func (ms *mesher) splitVoids() error {
 func (ms *mesher) splitVoidCentred(sx voidSimplex) int32 {
 	m := ms.m
 	holders := ms.holders(sx)
-	var c geom.Vec
-	n := 0
-	seen := map[int32]bool{}
+	// First the holders with their neighbours: a simplex on a gently
+	// curved surface has flat holders, and a point in the middle of them
+	// alone would make flat tets on the subfaces below it.
+	wide := slices.Clone(holders)
 	for _, t := range holders {
-		for _, u := range m.tet(t) {
-			if !seen[u] {
-				seen[u] = true
-				c = geom.Add(c, m.pos(u))
-				n++
+		for k := int32(0); k < 4; k++ {
+			if n := m.c[t<<3|4|k]; n >= 0 && !slices.Contains(wide, n>>2) {
+				wide = append(wide, n>>2)
 			}
 		}
 	}
-	v := ms.addVertex(geom.Scale(1/float64(n), c), vVolume, -1, onNone)
-	if ms.insertForced(v, holders[0], holders, true) == inserted {
-		return v
+	for _, region := range [][]int32{wide, holders} {
+		var c geom.Vec
+		n := 0
+		seen := map[int32]bool{}
+		for _, t := range region {
+			for _, u := range m.tet(t) {
+				if !seen[u] {
+					seen[u] = true
+					c = geom.Add(c, m.pos(u))
+					n++
+				}
+			}
+		}
+		v := ms.addVertex(geom.Scale(1/float64(n), c), vVolume, -1, onNone)
+		if ms.insertForced(v, holders[0], region, true) == inserted {
+			return v
+		}
+		ms.popVertex()
 	}
-	ms.popVertex()
 	return -1
 }
 

@@ -1,0 +1,90 @@
+package tetgen
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Sliver insertion after optimization: a tet whose smallest dihedral
+// angle flips and smoothing left below the target gets a vertex at its
+// circumcentre (as TetGen and HXT do), which removes it and every tet
+// whose circumsphere holds that point; the next optimization pass then
+// smooths the new vertex and its neighbours. A circumcentre that lies
+// outside the body, encroaches a subface (it would sit too close to the
+// surface and make new flat tets there) or falls near a vertex of its
+// cavity is skipped. The new vertex is inside the body, so every new edge
+// and face has a free vertex: no zero-pressure simplex appears.
+
+// maxSliverSplits bounds the points one pass inserts, per tet of the
+// mesh: the pass mends slivers, it is not a second refinement.
+const maxSliverSplits = 0.02
+
+// splitSlivers inserts the circumcentres of the tets below optTarget,
+// worst first.
+func (ms *mesher) splitSlivers() error {
+	if ms.opt.Coarse {
+		return nil
+	}
+	m := ms.m
+	target := math.Sin(optTarget)
+	type badTet struct {
+		sine float64
+		t    int32
+		key  [4]int32
+	}
+	var bad []badTet
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if m.alive(t) {
+			if s := m.tetMinSine(t); s < target {
+				bad = append(bad, badTet{s, t, sortedTet(m.tet(t))})
+			}
+		}
+	}
+	slices.SortFunc(bad, func(a, b badTet) int {
+		if c := cmp.Compare(a.sine, b.sine); c != 0 {
+			return c
+		}
+		return slices.Compare(a.key[:], b.key[:])
+	})
+	limit := int(maxSliverSplits*float64(m.numTets())) + 1
+	inserted := 0
+	for _, b := range bad {
+		if inserted >= limit {
+			break
+		}
+		// An earlier insertion may have removed the tet.
+		if m.alive(b.t) && sortedTet(m.tet(b.t)) == b.key && ms.insertCircumcentre(b.t) {
+			inserted++
+		}
+	}
+	return nil
+}
+
+// insertCircumcentre inserts the circumcentre of tet t when it lies
+// inside the body, encroaches no subface and keeps centreGap from the
+// cavity's vertices; it reports whether it did.
+func (ms *mesher) insertCircumcentre(t int32) bool {
+	m := ms.m
+	cc, r2 := m.tetCircumcentre(t)
+	v := ms.addVertex(cc, vVolume, -1, onNone)
+	t0, blocked := m.locate(v, t)
+	if blocked >= 0 || m.hasVertexAt(t0, cc) >= 0 {
+		ms.popVertex()
+		return false
+	}
+	m.findCavity(v, t0)
+	ok := true
+	for _, n := range m.outer {
+		ok = ok && !(n < noTet && ms.encroaches(cc, refSubface(n)))
+	}
+	if !ok || !m.starShape(v, t0) || m.cavityVertexNear(cc, centreGap*centreGap*r2) {
+		m.clearMarks()
+		ms.popVertex()
+		return false
+	}
+	m.fillCavity(v)
+	ms.tagSteiner(v)
+	ms.rep.SteinerVolume++
+	return true
+}

@@ -1,0 +1,132 @@
+package tetgen
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// smallestCrease returns the smallest dihedral angle, in degrees, inside
+// the solid bounded by s at any of its edges: a tet with a face on each of
+// the two triangles has a dihedral angle at most this, so no mesh that
+// keeps the surface can do better.
+func smallestCrease(s *format.Surface) float64 {
+	type half struct{ tri, opp int32 }
+	edges := map[[2]int32]half{}
+	best := 180.0
+	for t := int32(0); t < int32(s.NumTriangles()); t++ {
+		q := s.Triangles[3*t : 3*t+3]
+		for k := 0; k < 3; k++ {
+			a, b, c := q[k], q[(k+1)%3], q[(k+2)%3]
+			h, ok := edges[[2]int32{b, a}]
+			if !ok {
+				edges[[2]int32{a, b}] = half{t, c}
+				continue
+			}
+			pa, pb := geom.At(s.Positions, a), geom.At(s.Positions, b)
+			pc, pd := geom.At(s.Positions, c), geom.At(s.Positions, h.opp)
+			// Unit vectors in each triangle's plane, perpendicular to
+			// the edge and pointing into the triangle: the interior
+			// angle is between them, reflex where d is outside t.
+			e := geom.Sub(pb, pa)
+			e = geom.Scale(1/geom.Norm(e), e)
+			perp := func(p geom.Vec) geom.Vec {
+				w := geom.Sub(p, pa)
+				w = geom.Sub(w, geom.Scale(geom.Dot(w, e), e))
+				return geom.Scale(1/geom.Norm(w), w)
+			}
+			u, v := perp(pc), perp(pd)
+			ang := math.Acos(max(-1, min(1, geom.Dot(u, v)))) * 180 / math.Pi
+			n := geom.Cross(geom.Sub(pb, pa), geom.Sub(pc, pa)) // outward normal of t
+			if geom.Dot(geom.Sub(pd, pa), n) > 0 {
+				ang = 360 - ang // d above t's plane: a reflex edge
+			}
+			best = min(best, ang)
+		}
+	}
+	return best
+}
+
+// sliverClasses counts the tets below lim degrees by the kinds of their
+// vertices: i input vertices, c Steiner points on creases (boundary
+// vertices whose boundary faces are not coplanar), f Steiner points on
+// flat parts of the surface, v interior vertices.
+func sliverClasses(s *format.Surface, m *Mesh, lim float64) map[string]int {
+	nbr, _ := tetmesh.Neighbors(m.Tets, m.NumVertices())
+	bf := tetmesh.BoundaryFaces(m.Tets, nbr)
+	normals := make(map[int32][]geom.Vec)
+	for f := 0; f < len(bf); f += 3 {
+		a, b, c := m.Vertex(bf[f]), m.Vertex(bf[f+1]), m.Vertex(bf[f+2])
+		n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+		n = geom.Scale(1/geom.Norm(n), n)
+		for k := 0; k < 3; k++ {
+			normals[bf[f+k]] = append(normals[bf[f+k]], n)
+		}
+	}
+	kind := func(v int32) byte {
+		switch {
+		case int(v) < s.NumVertices():
+			return 'i'
+		case m.Tags[v] != tetmesh.Boundary:
+			return 'v'
+		}
+		ns := normals[v]
+		for _, n := range ns[1:] {
+			if geom.Dot(n, ns[0]) < 1-1e-9 {
+				return 'c'
+			}
+		}
+		return 'f'
+	}
+	out := map[string]int{}
+	for t := 0; t < m.NumTets(); t++ {
+		q := m.Tets[4*t : 4*t+4]
+		d := tetmesh.Dihedral(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3]))
+		if slices.Min(d[:])*180/math.Pi >= lim {
+			continue
+		}
+		var ks []byte
+		for _, v := range q {
+			ks = append(ks, kind(v))
+		}
+		slices.Sort(ks)
+		out[string(ks)]++
+	}
+	return out
+}
+
+// TestCorpusSurvey logs, per corpus model in quality mode, the smallest
+// input crease angle (the bound on the mesh's smallest dihedral angle),
+// the mesh's, and which vertices the tets below 1° and 12° have. Long:
+// PFMESH_LONG=1.
+func TestCorpusSurvey(t *testing.T) {
+	if os.Getenv("PFMESH_LONG") == "" {
+		t.Skip("long: set PFMESH_LONG=1")
+	}
+	for _, name := range corpusQualityModels {
+		t.Run(name, func(t *testing.T) {
+			s := loadCorpus(t, name)
+			m, rep, err := Build(s, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMesh(t, s, m)
+			t.Logf("%d tets, crease %.3g°, min dihedral %.3g°, conforming %v, capped %v; <1°: %v; <12°: %v; %v",
+				m.NumTets(), smallestCrease(s), rep.Quality.MinDihedral, rep.ConformingRecovery, rep.QualityCapped,
+				fmt.Sprint(sliverClasses(s, m, 1)), fmt.Sprint(sliverClasses(s, m, 12)), rep.Timings)
+		})
+	}
+}
+
+// corpusQualityModels are the watertight corpus models the exact path takes.
+var corpusQualityModels = []string{
+	"bunny_npm.obj", "lib3mf_helix.stl", "openscad-testing_issue1580-back-to-back.stl", "matgeom_mushroom.off",
+	"openscad_example001.stl", "yade_baraban.stl", "gmsh_lever.stl", "cura_pbr3d_g1_buildplate.stl",
+	"netgen_hinge.stl", "plb_aneurysm.stl", "stlmodels_gearwheel.bin.stl", "occt_propeller.stl",
+}

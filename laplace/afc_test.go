@@ -464,3 +464,18 @@ func TestSolveLimitedProgress(t *testing.T) {
 		t.Errorf("stages %s", got)
 	}
 }
+
+// With no Interior vertex there is nothing to solve or limit.
+func TestSolveLimitedNothingFree(t *testing.T) {
+	m := tetgrid.Box([3]int{1, 1, 1}, geom.Vec{0, 0, 0}, geom.Vec{1, 1, 1})
+	m.Tags[7] = tetmesh.Core
+	for _, pc := range []string{"amg", "jacobi"} {
+		f, err := SolveLimited(m, Options{Preconditioner: pc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Unknowns != 0 || f.Corrections != 0 || f.FluxEdges != 0 || f.Epsilon[7] != 1 || f.Epsilon[0] != 0 {
+			t.Errorf("%s: got %+v", pc, f)
+		}
+	}
+}

@@ -281,6 +281,11 @@ func newFluxes(m *tetmesh.Mesh, k *sparse.CSR, order []int32) (*fluxes, error) {
 	}
 	na := len(fl.vertex)
 	fl.nbrPtr, fl.incPtr = make([]int, 1, na+1), make([]int, 1, na+1)
+	size := 0
+	for _, v := range fl.vertex {
+		size += raw.Indptr[v+1] - raw.Indptr[v]
+	}
+	fl.nbr = make([]int32, 0, size)
 	for _, v := range fl.vertex {
 		for p := raw.Indptr[v]; p < raw.Indptr[v+1]; p++ {
 			j := int32(raw.Ind[p])
@@ -310,7 +315,8 @@ func newFluxes(m *tetmesh.Mesh, k *sparse.CSR, order []int32) (*fluxes, error) {
 	fl.alpha = make([]float64, len(fl.edgeNode))
 	fl.rPlus, fl.rMinus = make([]float64, na), make([]float64, na)
 
-	// δ: the smallest height of each node over its tets' opposite faces.
+	// δ²: the smallest squared height of each node over its tets'
+	// opposite faces.
 	height := make([]float64, na)
 	for a := range height {
 		height[a] = math.Inf(1)
@@ -323,24 +329,24 @@ func newFluxes(m *tetmesh.Mesh, k *sparse.CSR, order []int32) (*fluxes, error) {
 		c, det := tetGeometry(m.Positions, q)
 		for s, v := range q {
 			if a := node[v]; a >= 0 {
-				height[a] = min(height[a], det/math.Sqrt(dot3(c[s], c[s])))
+				height[a] = min(height[a], det*det/dot3(c[s], c[s]))
 			}
 		}
 	}
 	pos := m.Positions
 	fl.q = make([]float64, na)
 	for a, v := range fl.vertex {
-		reach := 0.0
+		reach := 0.0 // squared
 		for p := raw.Indptr[v]; p < raw.Indptr[v+1]; p++ {
 			j := raw.Ind[p]
 			dx, dy, dz := pos[3*j]-pos[3*v], pos[3*j+1]-pos[3*v+1], pos[3*j+2]-pos[3*v+2]
-			reach = max(reach, math.Sqrt(dx*dx+dy*dy+dz*dz))
+			reach = max(reach, dx*dx+dy*dy+dz*dz)
 		}
 		sumW := 0.0
 		for _, w := range fl.w[fl.incPtr[a]:fl.incPtr[a+1]] {
 			sumW += w
 		}
-		fl.q[a] = reach / height[a] * sumW
+		fl.q[a] = math.Sqrt(reach/height[a]) * sumW
 	}
 	return fl, nil
 }

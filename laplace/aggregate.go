@@ -36,6 +36,11 @@ func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) *stren
 	return st
 }
 
+// aggregateSegment is the number of rows of one segment of the parallel
+// aggregation passes (see aggregate): fixed, so that the aggregates do not
+// depend on the number of threads.
+var aggregateSegment = 64 * gsBlock
+
 // aggregate groups the unknowns into aggregates of strongly coupled
 // neighbours (Vaněk, Mandel & Brezina 1996, the greedy three-pass
 // algorithm):
@@ -46,40 +51,25 @@ func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) *stren
 //  3. what is left forms aggregates with its still-free strong neighbours
 //     (a singleton if none is free).
 //
-// Unknowns without strong neighbours stay unaggregated (−1); the smoother
-// alone handles them. The passes run in index order, and aggregates are
+// Passes 1 and 2 run in parallel over fixed segments of aggregateSegment
+// rows. In pass 1 an unknown with a strong neighbour in another segment is
+// deferred, so that segments never touch each other's unknowns; the
+// deferred ones (a few per cent) then get their turn in index order. Pass
+// 2 only reads what pass 1 left. Unknowns without strong neighbours stay
+// unaggregated (−1); the smoother alone handles them. Aggregates are
 // numbered in the order of their first unknowns, so with a Hilbert vertex
 // order they are compact and numbered along the curve, and the coarse
 // matrix's blocks are compact too.
-func aggregate[T float32 | float64](v *symMatrix[T], st *strength) (agg []int32, count int) {
+func aggregate[T float32 | float64](v *symMatrix[T], st *strength) ([]int32, int) {
 	n := v.n
-	agg = make([]int32, n)
-	for i := range agg {
-		agg[i] = -1
+	first := make([]int32, n) // pass 1's aggregates, numbered within the segment until all segments are done
+	for i := range first {
+		first[i] = -1
 	}
-	var root []int32 // root[c] is the unknown that started aggregate c
-	var buf rowBuf
-	// Pass 1: roots whose strong neighbourhood is entirely free.
-	for i := 0; i < n; i++ {
-		if agg[i] >= 0 {
-			continue
-		}
-		v.row(i, &buf, st)
-		free, any := true, false
-		for k, j := range buf.col {
-			if buf.strong[k] {
-				any = true
-				if agg[j] >= 0 {
-					free = false
-					break
-				}
-			}
-		}
-		if !any || !free {
-			continue
-		}
-		c := int32(len(root))
-		root = append(root, int32(i))
+	segs := (n + aggregateSegment - 1) / aggregateSegment
+	segRoots := make([][]int32, segs) // per segment, the unknowns that started its aggregates
+	deferred := make([][]int32, segs)
+	start := func(agg []int32, i int, buf *rowBuf, c int32) {
 		agg[i] = c
 		for k, j := range buf.col {
 			if buf.strong[k] {
@@ -87,31 +77,91 @@ func aggregate[T float32 | float64](v *symMatrix[T], st *strength) (agg []int32,
 			}
 		}
 	}
-	// Pass 2: join the most strongly coupled pass-1 aggregate. Joined
-	// unknowns are marked with −2−aggregate so that nobody joins through
-	// them (aggregates stay within distance 2 of their root).
-	for i := 0; i < n; i++ {
-		if agg[i] != -1 {
-			continue
-		}
-		v.row(i, &buf, st)
-		best, bestV := int32(-1), 0.0
-		for k, j := range buf.col {
-			if buf.strong[k] && agg[j] >= 0 && math.Abs(buf.val[k]) > bestV {
-				best, bestV = agg[j], math.Abs(buf.val[k])
+	forChunksWith(n, aggregateSegment, func() *rowBuf { return new(rowBuf) }, func(buf *rowBuf, lo, hi int) {
+		var root, later []int32
+		for i := lo; i < hi; i++ {
+			if first[i] >= 0 {
+				continue
+			}
+			v.row(i, buf, st)
+			free, any, inside := true, false, true
+			for k, j := range buf.col {
+				if buf.strong[k] {
+					any = true
+					if int(j) < lo || int(j) >= hi {
+						inside = false
+					} else if first[j] >= 0 {
+						free = false
+						break
+					}
+				}
+			}
+			switch {
+			case !any || !free:
+			case !inside:
+				later = append(later, int32(i))
+			default:
+				start(first, i, buf, int32(len(root)))
+				root = append(root, int32(i))
 			}
 		}
-		if best >= 0 {
-			agg[i] = -2 - best
+		segRoots[lo/aggregateSegment], deferred[lo/aggregateSegment] = root, later
+	})
+	offset := make([]int32, segs)
+	var root []int32 // root[c] is the unknown that started aggregate c
+	for s, r := range segRoots {
+		offset[s] = int32(len(root))
+		root = append(root, r...)
+	}
+	forChunks(n, aggregateSegment, func(lo, hi int) {
+		off := offset[lo/aggregateSegment]
+		for i := lo; i < hi; i++ {
+			if first[i] >= 0 {
+				first[i] += off
+			}
+		}
+	})
+	var buf rowBuf
+	for _, later := range deferred {
+		for _, i := range later {
+			if first[i] >= 0 {
+				continue
+			}
+			v.row(int(i), &buf, st)
+			free := true
+			for k, j := range buf.col {
+				if buf.strong[k] && first[j] >= 0 {
+					free = false
+					break
+				}
+			}
+			if free {
+				start(first, int(i), &buf, int32(len(root)))
+				root = append(root, i)
+			}
 		}
 	}
-	for i, g := range agg {
-		if g <= -2 {
-			agg[i] = -2 - g
+	// Pass 2: join the most strongly coupled pass-1 aggregate, reading
+	// only pass 1's result, so that nobody joins through an unknown that
+	// joined (aggregates stay within distance 2 of their root).
+	agg := make([]int32, n)
+	forChunksWith(n, aggregateSegment, func() *rowBuf { return new(rowBuf) }, func(buf *rowBuf, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			agg[i] = first[i]
+			if first[i] >= 0 {
+				continue
+			}
+			v.row(i, buf, st)
+			best, bestV := int32(-1), 0.0
+			for k, j := range buf.col {
+				if buf.strong[k] && first[j] >= 0 && math.Abs(buf.val[k]) > bestV {
+					best, bestV = first[j], math.Abs(buf.val[k])
+				}
+			}
+			agg[i] = best
 		}
-	}
+	})
 	// Pass 3: leftovers aggregate with their free strong neighbours.
-	pass1 := len(root)
 	for i := 0; i < n; i++ {
 		if agg[i] >= 0 {
 			continue
@@ -129,22 +179,22 @@ func aggregate[T float32 | float64](v *symMatrix[T], st *strength) (agg []int32,
 			}
 		}
 	}
-	// Renumber by root: merge the two increasing runs of roots.
+	// Renumber in the order of the roots.
+	byRoot := make([]int32, len(root))
+	for c := range byRoot {
+		byRoot[c] = int32(c)
+	}
+	slices.SortFunc(byRoot, func(c, d int32) int { return int(root[c]) - int(root[d]) })
 	renum := make([]int32, len(root))
-	p, q := 0, pass1
-	for c := range renum {
-		if q == len(root) || (p < pass1 && root[p] < root[q]) {
-			renum[p] = int32(c)
-			p++
-		} else {
-			renum[q] = int32(c)
-			q++
-		}
+	for k, c := range byRoot {
+		renum[c] = int32(k)
 	}
-	for i, g := range agg {
-		if g >= 0 {
-			agg[i] = renum[g]
+	forChunks(n, rowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if g := agg[i]; g >= 0 {
+				agg[i] = renum[g]
+			}
 		}
-	}
+	})
 	return agg, len(root)
 }

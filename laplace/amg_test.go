@@ -2,6 +2,8 @@ package laplace
 
 import (
 	"math"
+	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -92,4 +94,77 @@ func TestAMGLaplacian1D(t *testing.T) {
 		}
 	}
 	t.Logf("%d levels, %d iterations", len(h.levels), res.iterations)
+}
+
+// Aggregation over several segments in parallel: the aggregates do not
+// depend on the number of threads, every unknown with a strong coupling is
+// in one, each aggregate is connected through strong couplings, and the
+// count stays near that of one segment (the sequential greedy algorithm):
+// within 5% for these segments of about 10³ unknowns, whose borders hold a
+// large share of them (0.1% on the 10⁶-vertex benchmark's segments).
+func TestAggregateSegments(t *testing.T) {
+	m := jitteredCube(22, 0.4, 9)
+	order, unknown := freeOrder(m)
+	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &sys.a
+	st := strongCouplings(a, strengthTheta)
+	defer func(s int) { aggregateSegment = s }(aggregateSegment)
+	aggregateSegment = a.n + 1
+	_, whole := aggregate(a, st)
+	aggregateSegment = 1024 // nine segments
+	if a.n < 3*aggregateSegment {
+		t.Fatalf("%d unknowns: want several segments", a.n)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(1)
+	ref, nc := aggregate(a, st)
+	runtime.GOMAXPROCS(4)
+	if agg, _ := aggregate(a, st); !slices.Equal(agg, ref) {
+		t.Fatal("aggregates depend on GOMAXPROCS")
+	}
+	if d := math.Abs(float64(nc-whole)) / float64(whole); d > 0.05 {
+		t.Errorf("%d aggregates over segments, %d in one: %.1f%% apart", nc, whole, 100*d)
+	}
+	// Connectivity: flood each aggregate from one member through strong
+	// couplings inside it.
+	var buf rowBuf
+	members := make([][]int32, nc)
+	for i, g := range ref {
+		a.row(i, &buf, st)
+		strong := slices.Contains(buf.strong, true)
+		switch {
+		case g < 0 && strong:
+			t.Fatalf("unknown %d has strong couplings but no aggregate", i)
+		case g >= int32(nc):
+			t.Fatalf("unknown %d in aggregate %d of %d", i, g, nc)
+		case g >= 0:
+			members[g] = append(members[g], int32(i))
+		}
+	}
+	seen := make([]bool, a.n)
+	for g, mem := range members {
+		if len(mem) == 0 {
+			t.Fatalf("aggregate %d is empty", g)
+		}
+		stack, reached := []int32{mem[0]}, 1
+		seen[mem[0]] = true
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			a.row(int(i), &buf, st)
+			for k, j := range buf.col {
+				if buf.strong[k] && ref[j] == int32(g) && !seen[j] {
+					seen[j] = true
+					reached++
+					stack = append(stack, j)
+				}
+			}
+		}
+		if reached != len(mem) {
+			t.Fatalf("aggregate %d: %d of %d members connected", g, reached, len(mem))
+		}
+	}
 }

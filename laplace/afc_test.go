@@ -3,15 +3,12 @@ package laplace
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pfmesh/pfmesh/format"
-	"github.com/pfmesh/pfmesh/internal/corpus"
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetgrid"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -376,7 +373,7 @@ func pipelineMesh(t testing.TB, path string, coarsen float64) (*tetmesh.Mesh, er
 // On the L-bracket fixture meshed as the pipeline does (at twice the
 // default edge length, 6 k vertices, to keep the test short), plain P1
 // leaves [0, 1] at a few dozen vertices; the limited scheme does not.
-// (The corpus models: TestSolveLimitedCorpus.)
+// (The corpus models: TestSolveLimitedCorpus, afc_corpus_test.go.)
 func TestSolveLimitedBracket(t *testing.T) {
 	if testing.Short() {
 		t.Skip("meshing the bracket takes a second or two")
@@ -389,59 +386,13 @@ func TestSolveLimitedBracket(t *testing.T) {
 	checkLimited(t, m)
 }
 
-// Every watertight corpus model without self-intersections, meshed as the
-// pipeline does by default: SolveLimited keeps 0 ≤ ε ≤ 1 and solves its
-// equations to the tolerance. It logs how far Solve leaves [0, 1] and the
-// CPU time of both (median of three interleaved runs). Long: meshing the
-// models takes from seconds to minutes each (PFMESH_LONG=1).
-func TestSolveLimitedCorpus(t *testing.T) {
-	if os.Getenv("PFMESH_LONG") == "" {
-		t.Skip("PFMESH_LONG=1 runs the corpus models")
-	}
-	dir := corpus.Dir(t)
-	for _, e := range corpus.Manifest(t, dir) {
-		if e["watertight"] != "yes" || e["selfx_pairs"] != "0" {
-			continue
-		}
-		t.Run(e["file"], func(t *testing.T) {
-			m, err := pipelineMesh(t, e.Path(dir), 1)
-			if err != nil {
-				t.Skipf("exact mesher: %v (the pipeline falls back to the robust mesher, not done here)", err)
-			}
-			var plain *Field
-			var f *LimitedField
-			var cpuPlain, cpuLimited []time.Duration
-			for range 3 {
-				var err error
-				c0 := cpuTime()
-				if plain, err = Solve(m, Options{}); err != nil {
-					t.Fatal(err)
-				}
-				c1 := cpuTime()
-				if f, err = SolveLimited(m, Options{}); err != nil {
-					t.Fatal(err)
-				}
-				cpuPlain, cpuLimited = append(cpuPlain, c1-c0), append(cpuLimited, cpuTime()-c1)
-			}
-			outside, worst := 0, 0.0
-			for _, e := range plain.Epsilon {
-				if e < 0 || e > 1 {
-					outside++
-					worst = max(worst, -e, e-1)
-				}
-			}
-			slices.Sort(cpuPlain)
-			slices.Sort(cpuLimited)
-			t.Logf("%d vertices; Solve: %d outside [0, 1] by ≤ %.2g, %d CG iterations, CPU %v; SolveLimited: %d corrections, %d CG iterations, residual %.2g, %d of %d flux edges limited, CPU %v (×%.2f)",
-				m.NumVertices(), outside, worst, plain.Iterations, cpuPlain[1].Round(time.Millisecond), f.Corrections, f.Iterations, f.Residual,
-				f.LimitedEdges, f.FluxEdges, cpuLimited[1].Round(time.Millisecond), cpuLimited[1].Seconds()/cpuPlain[1].Seconds())
-			checkDirichlet01(t, m, f.Epsilon)
-			if r := limitedResidual(t, m, f.Epsilon); r > 1e-10 {
-				t.Errorf("residual of the limited equations %.3g, want ≤ 1e-10", r)
-			}
-		})
-	}
-}
+// For the external corpus test (afc_corpus_test.go), which builds meshes
+// with the root package and so cannot be in this package.
+var (
+	CPUTimeForTest          = cpuTime
+	LimitedResidualForTest  = limitedResidual
+	CheckDirichlet01ForTest = checkDirichlet01
+)
 
 // Progress reports Solve's stages in order, each rising to 1.
 func TestSolveLimitedProgress(t *testing.T) {

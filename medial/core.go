@@ -54,11 +54,25 @@ type Options struct {
 	// Resolution is the grid spacing used to extract a core surface (Mode
 	// Depth); 0 chooses it from H and the size of the body.
 	Resolution float64
+	// TetBudget bounds Sizing below by the edge length at which about this
+	// many tets fill the body (a quality mesh's tets average about a tenth
+	// of their edge length cubed), so that a fine core sizing on a thin or
+	// large part cannot ask for millions of tets; a medial core surface is
+	// made no finer than that either. 0 means DefaultTetBudget; negative
+	// means no bound.
+	TetBudget int
 
 	Progress func(stage string, done float64)
 }
 
+// DefaultTetBudget is the TetBudget used when none is given, the same as
+// the pfmesh pipeline's default.
+const DefaultTetBudget = 200_000
+
 func (o Options) withDefaults() Options {
+	if o.TetBudget == 0 {
+		o.TetBudget = DefaultTetBudget
+	}
 	if o.Prune == 0 {
 		o.Prune = 0.5
 	}
@@ -84,8 +98,10 @@ type Core struct {
 	// Points lie in the 1-set; the mesher inserts them as Core vertices.
 	Points []float64
 	// Surface is the closed, outward-oriented boundary of the 1-set when it
-	// has one the exact mesher should conform to (modes Depth and File); its
-	// vertices and everything inside it are Core. Nil in mode Medial.
+	// has one the exact mesher should conform to (always in modes Depth and
+	// File; in mode Medial the boundary of the solid, point- and curve-like
+	// part of the core, nil when there is none); its vertices and
+	// everything inside it are Core.
 	Surface *format.Surface
 	// Inside reports whether a point of the body belongs to the 1-set: the
 	// meshers tag every other non-boundary vertex with it.
@@ -125,13 +141,30 @@ func Build(s *format.Surface, opt Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	var c *Core
 	switch opt.Mode {
 	case Medial:
-		return o.medialCore(opt)
+		c, err = o.medialCore(opt)
 	case Depth:
-		return o.depthCore(opt)
+		c, err = o.depthCore(opt)
 	case File:
-		return o.fileCore(opt)
+		c, err = o.fileCore(opt)
+	default:
+		return nil, fmt.Errorf("medial: unknown core mode %v", opt.Mode)
 	}
-	return nil, fmt.Errorf("medial: unknown core mode %v", opt.Mode)
+	if err != nil {
+		return nil, err
+	}
+	c.Sizing = o.budgeted(c.Sizing, opt.TetBudget)
+	return c, nil
+}
+
+// budgeted bounds sizing below by the edge length at which about tets
+// tets fill the body (Options.TetBudget); tets < 0 leaves it as it is.
+func (o *solid) budgeted(sizing func(geom.Vec) float64, tets int) func(geom.Vec) float64 {
+	if tets < 0 {
+		return sizing
+	}
+	floor := math.Cbrt(o.volume / (0.1 * float64(tets)))
+	return func(p geom.Vec) float64 { return max(sizing(p), floor) }
 }

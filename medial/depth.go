@@ -13,7 +13,7 @@ import (
 // over, so that it has about as many triangles as the body's surface (a
 // cell gives about five): the spacing grows from the one asked for until
 // the cells fit.
-func (o *solid) cellBudget() int { return max(2000, len(o.tris)/3/4) }
+func (o *solid) cellBudget() int { return max(20000, len(o.tris)/3/4) }
 
 // depthCore builds the rigid core at depth H: the set of points at least H
 // below the surface, bounded by the inward offset surface at depth H.
@@ -116,7 +116,7 @@ func closedContour(lv level, lo, hi geom.Vec, g float64, budget int, length func
 			continue
 		}
 		if length != nil {
-			r := remesh(s, func(p geom.Vec) float64 { return max(length(p), g) }, lv.onto, remeshRounds)
+			r := remesh(s, length, lv.onto, remeshRounds)
 			if checkClosed(r) == nil {
 				return r, nil
 			}

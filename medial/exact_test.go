@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/pfmesh/pfmesh"
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/corpus"
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -18,6 +19,17 @@ import (
 // The end-to-end tests here run the exact pipeline the way the root
 // package does: medial.Build, then tetgen.Build with the 1-set (Points,
 // CoreSurface, Core, Sizing), then laplace.Solve.
+
+// defaultCore builds the medial core as `pfmesh build` does by default:
+// its sizing floored by the default tet budget.
+func defaultCore(t testing.TB, s *format.Surface) *medial.Core {
+	t.Helper()
+	core, err := medial.Build(s, medial.Options{TetBudget: pfmesh.DefaultTetBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return core
+}
 
 // long reports whether the long end-to-end cases run (PFMESH_LONG=1, see
 // docs/field.md); they take minutes on the 2-core CI machine.
@@ -124,11 +136,7 @@ func TestExactPlateDepth(t *testing.T) {
 func TestExactPlateMedial(t *testing.T) {
 	const w, th = 3.0, 1.0
 	s := shapes.Plate(w, th, 3)
-	core, err := medial.Build(s, medial.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, f := exactField(t, s, core, 1, laplace.Options{})
+	m, f := exactField(t, s, defaultCore(t, s), 1, laplace.Options{})
 	checkDirichlet(t, "plate", m, f)
 	// The rim's disturbance decays like exp(−2πx/T): below 1e-3 at 1.2 T.
 	hs := layerDepths(m, f, func(p geom.Vec) bool { return math.Abs(p[0]-w/2) <= 0.3 && math.Abs(p[1]-w/2) <= 0.3 })
@@ -160,10 +168,7 @@ func TestExactMeshIndependence(t *testing.T) {
 		{"torus", shapes.Torus(2, 0.5, 64, 24), []geom.Vec{{2.3, 0, 0}, {0, 1.7, 0.1}, {0, -2, 0.35}, {-2, 0, 0}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			core, err := medial.Build(c.s, medial.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			core := defaultCore(t, c.s)
 			var eps [2][]float64
 			var verts [2]int
 			for l, refine := range []float64{1, 2} {
@@ -211,11 +216,7 @@ func TestExactCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			s, _ = format.Clean(s, format.CleanOptions{})
-			core, err := medial.Build(s, medial.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, f := exactField(t, s, core, 1, laplace.Options{})
+			m, f := exactField(t, s, defaultCore(t, s), 1, laplace.Options{})
 			checkDirichlet(t, e["file"], m, f)
 			nc := 0
 			for _, tag := range m.Tags {

@@ -82,13 +82,17 @@ func (k *kernel) level(p geom.Vec, cap, minAlpha float64) float64 {
 	return best
 }
 
-// inside reports whether p belongs to K.
-func (k *kernel) inside(p geom.Vec) bool {
+// inside reports whether p belongs to the part of K made by the balls with
+// α below maxAlpha.
+func (k *kernel) inside(p geom.Vec, maxAlpha float64) bool {
 	found := false
 	depth := math.NaN()
 	k.tree.Query([6]float64{p[0], p[1], p[2], p[0], p[1], p[2]}, func(j int32) bool {
 		i := k.kept[j]
 		r, a := k.ax.Radii[i], k.ax.Alpha[i]
+		if a >= maxAlpha {
+			return true
+		}
 		d2 := geom.Dist2(p, k.ax.Centre(int(i)))
 		if rho := k.ax.Reach[i]; d2 > rho*rho {
 			return true
@@ -125,7 +129,14 @@ func (k *kernel) thickness(p geom.Vec) float64 {
 // linear across it, which P1 reproduces on any mesh: it gets no grading
 // and edges up to sheetSizeFraction of the half thickness, so that a thin
 // plate does not take a fine mesh over its whole width.
-func (k *kernel) sizing(p geom.Vec) float64 {
+func (k *kernel) sizing(p geom.Vec) float64 { return k.size(p, false) }
+
+// surfaceSizing is sizing on the boundary of K, where the distance to the
+// axis is the core radius α·r: no closest-point query, which would
+// dominate remeshing the core surface.
+func (k *kernel) surfaceSizing(p geom.Vec) float64 { return k.size(p, true) }
+
+func (k *kernel) size(p geom.Vec, onCore bool) float64 {
 	s := sizeFraction * k.thickness(p)
 	i := k.balls.largest(p)
 	if i < 0 {
@@ -147,8 +158,11 @@ func (k *kernel) sizing(p geom.Vec) float64 {
 	if e <= 0 || a <= 0 {
 		return s
 	}
-	_, _, d2 := k.o.closest(p)
-	rho := max(r-math.Sqrt(d2), a*r)
+	rho := a * r
+	if !onCore {
+		_, _, d2 := k.o.closest(p)
+		rho = max(r-math.Sqrt(d2), rho)
+	}
 	return s * math.Pow(min(rho/r, 1), e)
 }
 
@@ -176,7 +190,8 @@ func (o *solid) medialCore(opt Options) (*Core, error) {
 		return nil, err
 	}
 	k := newKernel(o, ax)
-	c := &Core{Mode: Medial, Axis: ax, Inside: k.inside, Sizing: k.sizing, Points: k.sheetPoints()}
+	c := &Core{Mode: Medial, Axis: ax, Sizing: k.sizing, Points: k.sheetPoints()}
+	c.Inside = func(p geom.Vec) bool { return k.inside(p, math.Inf(1)) }
 	c.Stats = Stats{Samples: ax.Samples, Balls: ax.NumBalls(), Points: len(c.Points) / 3, MinRadius: math.Inf(1)}
 	lo, hi := geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}, geom.Vec{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	g, area := math.Inf(1), 0.0
@@ -200,7 +215,7 @@ func (o *solid) medialCore(opt Options) (*Core, error) {
 		lv := level{f: func(p geom.Vec) float64 { return k.level(p, 2*g, solidAlpha) }}
 		opt.progress("core surface", 0)
 		pad := geom.Vec{g, g, g}
-		s, err := closedContour(lv, geom.Sub(lo, pad), geom.Add(hi, pad), g, o.cellBudget(), k.sizing)
+		s, err := closedContour(lv, geom.Sub(lo, pad), geom.Add(hi, pad), g, o.cellBudget(), o.budgeted(k.surfaceSizing, opt.TetBudget))
 		if err == errEmptyContour {
 			s, err = nil, nil // too thin for the grid: Inside and Points carry it
 		}
@@ -209,6 +224,16 @@ func (o *solid) medialCore(opt Options) (*Core, error) {
 		}
 		opt.progress("core surface", 1)
 		if s != nil {
+			// The core surface's faces cut inside K (its vertices lie on
+			// K's boundary); the 1-set is the polyhedron, not K, so that
+			// the vertices a finer mesh puts between the two do not grow
+			// the core as the mesh refines. Sheet-like parts stay K's.
+			cs, err := newSolid(s, "core surface")
+			if err != nil {
+				return nil, fmt.Errorf("medial: core surface: %w", err)
+			}
+			tol := insideTol * cs.diag()
+			c.Inside = func(p geom.Vec) bool { return cs.inside(p, tol) || k.inside(p, solidAlpha) }
 			c.Surface = s
 			c.Stats.SurfaceTriangles = s.NumTriangles()
 		}

@@ -162,6 +162,9 @@ func TestSolveLimitedMaximumPrinciple(t *testing.T) {
 		{"jittered 12³, core every 4th", scatteredCore(12, 4, 3)},
 		{"jittered 16³, core every 3rd", scatteredCore(16, 3, 3)},
 	} {
+		if testing.Short() && c.mesh.NumVertices() > 3000 {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) { checkLimited(t, c.mesh) })
 	}
 }
@@ -257,7 +260,7 @@ func TestSolveLimitedReproducesLinearField(t *testing.T) {
 func TestSolveLimitedShell(t *testing.T) {
 	levels := []int{2, 4, 8}
 	if testing.Short() {
-		levels = levels[:2]
+		levels = []int{2, 3}
 	}
 	exact := shellExact(shellA, shellB)
 	var errs []float64
@@ -289,7 +292,7 @@ func TestSolveLimitedShell(t *testing.T) {
 		errs = append(errs, e)
 	}
 	for i := 1; i < len(errs); i++ {
-		if order := math.Log2(errs[i-1] / errs[i]); order < 1.8 {
+		if order := math.Log(errs[i-1]/errs[i]) / math.Log(float64(levels[i])/float64(levels[i-1])); order < 1.8 {
 			t.Errorf("L2 error order %.2f between n=%d and n=%d, want ≥ 1.8", order, levels[i-1], levels[i])
 		}
 	}
@@ -299,7 +302,7 @@ func TestSolveLimitedShell(t *testing.T) {
 func TestSolveLimitedDeterministic(t *testing.T) {
 	n, procs := 22, []int{1, 2, 3, 8} // several row chunks
 	if testing.Short() {
-		n, procs = 17, []int{1, 3} // two
+		n, procs = 14, []int{1, 2} // several chunks of flux nodes
 	}
 	m := scatteredCore(n, 6, 9)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))

@@ -159,10 +159,17 @@ func (k *kernel) size(p geom.Vec, onCore bool) float64 {
 		return s
 	}
 	rho := a * r
-	if !onCore {
-		_, _, d2 := k.o.closest(p)
-		rho = max(r-math.Sqrt(d2), rho)
+	if onCore {
+		return s * math.Pow(a, e)
 	}
+	_, _, d2 := k.o.closest(p)
+	depth := math.Sqrt(d2)
+	if in := min(k.ax.Reach[i]-math.Sqrt(geom.Dist2(p, k.ax.Centre(int(i)))), depth-(1-a)*r); a >= solidAlpha && in > 0 {
+		// Inside the solid core ε is 1 whatever the mesh: edges grow
+		// with the distance to the core's surface.
+		return max(s*math.Pow(a, e), in)
+	}
+	rho = max(r-depth, rho)
 	return s * math.Pow(min(rho/r, 1), e)
 }
 

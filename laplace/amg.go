@@ -39,9 +39,9 @@ var galerkinChunk = 2048
 type levelMatrix interface {
 	size() int
 	nnz() int
-	forwardFromZero(x, r, b, invL1 []float64)
-	forward(x, old, b, invL1 []float64)
-	backward(x, old, b, invL1 []float64)
+	forwardFromZero(x, r, b []float64, invL1 []float32)
+	forward(x, old, b []float64, invL1 []float32)
+	backward(x, old, b []float64, invL1 []float32, az []float64)
 	residual(r, b, x []float64)
 }
 
@@ -50,10 +50,11 @@ func (a *symMatrix[T]) size() int { return a.n }
 // level is one grid of the hierarchy with its work vectors.
 type level struct {
 	a      levelMatrix
-	invL1  []float64
+	invL1  []float32    // the ℓ1 smoother's inverse diagonal (precision does not matter to a smoother)
 	p, r   csr[float32] // prolongation from the next level and its transpose
 	x, b   []float64    // solution and right-hand side (coarse levels)
 	scrtch []float64    // residual, then x after the coarse correction
+	az     []float64    // finest level: A·x after the last sweep, less its outer couplings (see backward)
 }
 
 // amg is a symmetric V(1,1) cycle used as the preconditioner of CG.
@@ -75,7 +76,7 @@ type hierarchyStats struct {
 func newAMG(a0 *symMatrix[float64]) (*amg, error) {
 	m := &amg{a0: a0}
 	lv, next, err := setupLevel(a0, strengthTheta, maxLevels > 1)
-	lv.scrtch = make([]float64, a0.n)
+	lv.scrtch, lv.az = make([]float64, a0.n), make([]float64, a0.n)
 	m.levels = append(m.levels, lv)
 	theta := strengthTheta / 2
 	var last any = a0
@@ -178,7 +179,7 @@ func (m *amg) cycle(l int, x, b []float64) {
 	lv.r.mulVec(next.b, lv.scrtch)
 	m.cycle(l+1, next.x, next.b)
 	lv.p.prolong(lv.scrtch, x, next.x)
-	lv.a.backward(x, lv.scrtch, b, lv.invL1)
+	lv.a.backward(x, lv.scrtch, b, lv.invL1, lv.az)
 }
 
 // initialGuess sets x to a start for CG by nested iteration (the "full
@@ -214,7 +215,7 @@ func (m *amg) initialGuess(x, b, t1, t2 []float64) {
 	lv := &m.levels[0]
 	lv.p.mulVec(x, m.levels[1].x)
 	lv.a.forward(t1, x, b, lv.invL1)
-	lv.a.backward(x, t1, b, lv.invL1)
+	lv.a.backward(x, t1, b, lv.invL1, nil)
 }
 
 func (m *amg) solveCoarsest(lv *level, x, b []float64) {
@@ -232,7 +233,7 @@ func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 	lv.a.forwardFromZero(x, lv.scrtch, b, lv.invL1)
 	for s := 0; s < 4; s++ {
 		copy(lv.scrtch, x)
-		lv.a.backward(x, lv.scrtch, b, lv.invL1)
+		lv.a.backward(x, lv.scrtch, b, lv.invL1, lv.az)
 		if s < 3 {
 			copy(lv.scrtch, x)
 			lv.a.forward(x, lv.scrtch, b, lv.invL1)
@@ -242,13 +243,10 @@ func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 
 // updateDirections, right after apply(z, r), sets p = z + βp and
 // q = A z + βq and returns p·q, without a product with A: the finest
-// level's backward sweep took z = old + δ with (D_ℓ1 + U) δ = r − A·old,
-// old the level's scratch, so A z = r − ℓ1∘δ + (L + O) δ, where ℓ1 =
-// D_ℓ1 − D and L + O are exactly the couplings each row stores (earlier
-// rows of its block, and other blocks). That reads the matrix's stored
-// half once instead of applying it whole.
+// level's last backward sweep left A z less its couplings to other blocks
+// in az (see backward), so only those couplings are read.
 func (m *amg) updateDirections(p, q, z, r []float64, beta float64, partial []float64) float64 {
-	a, old, invL1 := m.a0, m.levels[0].scrtch, m.levels[0].invL1
+	a, az := m.a0, m.levels[0].az
 	if len(m.levels) == 1 && m.chol != nil { // a0 was solved exactly, not swept
 		forChunks(a.n, rowChunk, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
@@ -257,29 +255,15 @@ func (m *amg) updateDirections(p, q, z, r []float64, beta float64, partial []flo
 		})
 		return a.mulVecDot(q, p, partial)
 	}
-	// δ replaces old, which is not needed again: one load per coupling.
-	delta := old
-	forChunks(a.n, rowChunk, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			delta[i] = z[i] - old[i]
-		}
-	})
 	return sumChunks(a.n, partial, func(lo, hi int) float64 {
-		db := delta[lo:hi]
 		var pq float64
 		for i := lo; i < hi; i++ {
-			s := r[i] - (1/invL1[i]-a.diag[i])*delta[i]
-			k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
-			cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
-			vals = vals[:len(cols)]
-			for k, j := range cols {
-				s += vals[k] * db[j]
-			}
+			s := az[i]
 			o0, o1 := a.outPtr[i], a.outPtr[i+1]
 			oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
 			ov = ov[:len(oc)]
 			for k, j := range oc {
-				s += ov[k] * delta[j]
+				s += ov[k] * z[j]
 			}
 			pi := z[i] + beta*p[i]
 			qi := s + beta*q[i]

@@ -132,7 +132,7 @@ func BenchmarkSolverMemory(b *testing.B) {
 		// The system, the CG vectors x, r, z, p, q, the hierarchy.
 		kept := symBytes(&sys.a) + 8*len(sys.b) + 4*len(sys.order) + 5*8*sys.a.n
 		for l, lv := range h.levels {
-			kept += 8*(len(lv.invL1)+len(lv.x)+len(lv.b)+len(lv.scrtch)) + csrBytes(&lv.p) + csrBytes(&lv.r)
+			kept += 4*len(lv.invL1) + 8*(len(lv.x)+len(lv.b)+len(lv.scrtch)+len(lv.az)) + csrBytes(&lv.p) + csrBytes(&lv.r)
 			if l > 0 {
 				kept += symBytes(lv.a.(*symMatrix[float32]))
 			}

@@ -16,15 +16,15 @@ import "math"
 // earlier rows need, so each sweep reads the matrix once.
 
 // l1InverseDiagonal returns 1/(a_ii + Σ_{j outside i's block} |a_ij|).
-func l1InverseDiagonal[T float32 | float64](a *symMatrix[T]) []float64 {
-	inv := make([]float64, a.n)
+func l1InverseDiagonal[T float32 | float64](a *symMatrix[T]) []float32 {
+	inv := make([]float32, a.n)
 	forChunks(a.n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			d := float64(a.diag[i])
 			for _, v := range a.outVal[a.outPtr[i]:a.outPtr[i+1]] {
 				d += math.Abs(float64(v))
 			}
-			inv[i] = 1 / d
+			inv[i] = float32(1 / d)
 		}
 	})
 	return inv
@@ -36,7 +36,7 @@ func l1InverseDiagonal[T float32 | float64](a *symMatrix[T]) []float64 {
 // its block, and once x_i is known pushes a_ij x_i into the residuals of
 // those earlier rows, which are otherwise complete. The residual's outer
 // couplings follow when all blocks are done.
-func (a *symMatrix[T]) forwardFromZero(x, r, b, invL1 []float64) {
+func (a *symMatrix[T]) forwardFromZero(x, r, b []float64, invL1 []float32) {
 	forChunks(a.n, gsBlock, func(lo, hi int) {
 		xb, rb := x[lo:hi], r[lo:hi]
 		for i := lo; i < hi; i++ {
@@ -48,7 +48,7 @@ func (a *symMatrix[T]) forwardFromZero(x, r, b, invL1 []float64) {
 			for k, j := range cols {
 				s -= float64(vals[k]) * xb[j]
 			}
-			xi := s * invL1[i]
+			xi := s * float64(invL1[i])
 			xb[li] = xi
 			rb[li] = s - float64(a.diag[i])*xi
 			for k, j := range cols {
@@ -74,8 +74,16 @@ func (a *symMatrix[T]) forwardFromZero(x, r, b, invL1 []float64) {
 // rows from the end of each block, row i taking later rows of the block
 // at their new values and everything else at old. Row i gathers the old
 // values of its earlier rows and pushes its new value into them; x holds
-// those pushed sums until each row overwrites its own.
-func (a *symMatrix[T]) backward(x, old, b, invL1 []float64) {
+// those pushes until each row overwrites its own.
+//
+// With az non-nil it also sets az to A·x, less the couplings to other
+// blocks applied to x (which the other blocks are still computing): the
+// sweep solved (D_ℓ1 + U) δ = b − A·old for x = old + δ, U the couplings
+// to later rows of the block, so A·x = b − (D_ℓ1 − D) δ + L δ + O x − O
+// old, where L and O are the couplings each row stores (earlier rows of
+// its block, other blocks). O·old is the sweep's own gather and L δ is
+// formed while the block is in cache; the caller adds O·x.
+func (a *symMatrix[T]) backward(x, old, b []float64, invL1 []float32, az []float64) {
 	forChunks(a.n, gsBlock, func(lo, hi int) {
 		xb, ob := x[lo:hi], old[lo:hi]
 		clear(xb)
@@ -92,14 +100,33 @@ func (a *symMatrix[T]) backward(x, old, b, invL1 []float64) {
 			o0, o1 := a.outPtr[i], a.outPtr[i+1]
 			oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
 			ov = ov[:len(oc)]
+			var g float64
 			for k, j := range oc {
-				s -= float64(ov[k]) * old[j]
+				g += float64(ov[k]) * old[j]
 			}
-			xi := oi + s*invL1[i]
+			inv := float64(invL1[i])
+			d := (s - g) * inv
+			xi := oi + d
 			xb[li] = xi
 			for k, j := range cols {
 				xb[j] += float64(vals[k]) * xi
 			}
+			if az != nil {
+				az[i] = b[i] - (1/inv-float64(a.diag[i]))*d - g
+			}
+		}
+		if az == nil {
+			return
+		}
+		for i := lo; i < hi; i++ {
+			k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
+			cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
+			vals = vals[:len(cols)]
+			var s float64
+			for k, j := range cols {
+				s += float64(vals[k]) * (xb[j] - ob[j])
+			}
+			az[i] += s
 		}
 	})
 }
@@ -108,7 +135,7 @@ func (a *symMatrix[T]) backward(x, old, b, invL1 []float64) {
 // row i taking earlier rows at their new values. It forms the residual
 // b − A·old, then solves for the correction δ with the lower part alone:
 // x = old + δ, (D_ℓ1 + L) δ = b − A·old.
-func (a *symMatrix[T]) forward(x, old, b, invL1 []float64) {
+func (a *symMatrix[T]) forward(x, old, b []float64, invL1 []float32) {
 	forChunks(a.n, gsBlock, func(lo, hi int) {
 		xb, ob := x[lo:hi], old[lo:hi]
 		a.blockResidual(xb, old, b, lo, hi)
@@ -121,7 +148,7 @@ func (a *symMatrix[T]) forward(x, old, b, invL1 []float64) {
 			for k, j := range cols {
 				s -= float64(vals[k]) * xb[j]
 			}
-			xb[li] = s * invL1[i]
+			xb[li] = s * float64(invL1[i])
 		}
 		for k, o := range ob {
 			xb[k] += o

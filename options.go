@@ -43,11 +43,9 @@ type Options struct {
 	TetBudget int `json:"tet_budget,omitempty"`
 
 	// Solver.
-	// Monotone solves with laplace.SolveMonotone, whose operator keeps
-	// 0 ≤ ε ≤ 1 by construction at the price of exactness for linear
-	// fields; by default the plain P1 solution is used and the rare
-	// values obtuse tets push outside [0, 1] are clamped and reported.
-	Monotone        bool    `json:"monotone,omitempty"`
+	// Scheme is the discretization of Laplace's equation: SchemeLimited
+	// (the default), SchemeGalerkin or SchemeMonotone; see docs/field.md.
+	Scheme          string  `json:"scheme,omitempty"`
 	SolverTolerance float64 `json:"solver_tolerance,omitempty"` // relative residual; 0 means 1e-10
 
 	// Output.
@@ -64,6 +62,22 @@ const (
 	MesherAuto   = "auto"
 	MesherExact  = "exact"
 	MesherRobust = "robust"
+)
+
+// Scheme names: how ε is discretized on the tets.
+const (
+	// SchemeLimited is the P1 scheme with algebraic flux correction
+	// (laplace.SolveLimited): 0 ≤ ε ≤ 1 by construction and linear
+	// fields exact, at two to four times the solve's cost.
+	SchemeLimited = "limited"
+	// SchemeGalerkin is the plain P1 scheme (laplace.Solve); obtuse tets
+	// can push a few values outside [0, 1], which are clamped and
+	// reported.
+	SchemeGalerkin = "galerkin"
+	// SchemeMonotone is the upwinded M-matrix scheme
+	// (laplace.SolveMonotone): 0 ≤ ε ≤ 1 by construction, linear fields
+	// not exact.
+	SchemeMonotone = "monotone"
 )
 
 // DefaultTetBudget is the TetBudget used when none is given: enough for
@@ -120,6 +134,13 @@ func (o Options) withDefaults() (Options, error) {
 	case MesherAuto, MesherExact, MesherRobust:
 	default:
 		return o, fmt.Errorf("unknown mesher %q: want auto, exact or robust", o.Mesher)
+	}
+	switch o.Scheme {
+	case "":
+		o.Scheme = SchemeLimited
+	case SchemeLimited, SchemeGalerkin, SchemeMonotone:
+	default:
+		return o, fmt.Errorf("unknown scheme %q: want limited, galerkin or monotone", o.Scheme)
 	}
 	if o.Quality == 0 {
 		o.Quality = 2

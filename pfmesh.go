@@ -144,31 +144,48 @@ func meshAndSolve(s, clean, coreFile *format.Surface, opt Options, rep *Report, 
 	rep.MinDihedral, rep.MaxDihedral, rep.MaxRadiusEdge = q.MinDihedral, q.MaxDihedral, q.MaxRadiusEdge
 
 	sopt := laplace.Options{Tolerance: opt.SolverTolerance, Progress: progress("solve")}
-	field, err := laplace.Solve(mesh, sopt)
+	field, sr, err := solve(mesh, opt.Scheme, sopt)
 	if err != nil {
-		return nil, nil, fmt.Errorf("solving for ε: %w", err)
+		return nil, nil, fmt.Errorf("solving for ε (%s scheme): %w", opt.Scheme, err)
 	}
-	var violations int
-	var worst float64
-	if opt.Monotone {
-		if field, err = laplace.SolveMonotone(mesh, sopt); err != nil {
-			return nil, nil, fmt.Errorf("solving for ε with the monotone operator: %w", err)
-		}
-	} else {
-		violations, worst = clamp01(field.Epsilon)
-	}
-	rep.Solver = SolverReport{Iterations: field.Iterations, Residual: field.Residual, Unknowns: field.Unknowns,
-		Monotone: opt.Monotone, Violations: violations, MaxViolation: worst}
+	// The limited and monotone schemes keep [0, 1] up to the solver's
+	// tolerance, the Galerkin one only on meshes without obtuse tets.
+	sr.Violations, sr.MaxViolation = clamp01(field.Epsilon)
+	rep.Solver = sr
 	rep.EpsMin, rep.EpsMax = minMax(field.Epsilon)
-	detail := fmt.Sprintf("%d unknowns, %d CG iterations, residual %.2g", field.Unknowns, field.Iterations, field.Residual)
-	switch {
-	case opt.Monotone:
-		detail += "; monotone operator"
-	case violations > 0:
-		detail += fmt.Sprintf("; %d values outside [0, 1] by up to %.2g clamped", violations, worst)
+	detail := fmt.Sprintf("%s scheme: %d unknowns, %d CG iterations, residual %.2g", sr.Scheme, field.Unknowns, field.Iterations, field.Residual)
+	if sr.Scheme == SchemeLimited {
+		detail += fmt.Sprintf(" after %d corrections, %d of %d flux edges limited", sr.Corrections, sr.LimitedEdges, sr.FluxEdges)
+	}
+	if sr.Violations > 0 {
+		detail += fmt.Sprintf("; %d values outside [0, 1] by up to %.2g clamped", sr.Violations, sr.MaxViolation)
 	}
 	rep.stage("solve", detail)
 	return mesh, field, nil
+}
+
+// solve computes ε on mesh with the named scheme.
+func solve(mesh *tetmesh.Mesh, scheme string, opt laplace.Options) (*laplace.Field, SolverReport, error) {
+	var f *laplace.Field
+	var err error
+	sr := SolverReport{Scheme: scheme}
+	switch scheme {
+	case SchemeLimited:
+		var lf *laplace.LimitedField
+		if lf, err = laplace.SolveLimited(mesh, opt); err == nil {
+			f = &lf.Field
+			sr.Corrections, sr.FluxEdges, sr.LimitedEdges = lf.Corrections, lf.FluxEdges, lf.LimitedEdges
+		}
+	case SchemeMonotone:
+		f, err = laplace.SolveMonotone(mesh, opt)
+	default:
+		f, err = laplace.Solve(mesh, opt)
+	}
+	if err != nil {
+		return nil, sr, err
+	}
+	sr.Unknowns, sr.Iterations, sr.Residual = f.Unknowns, f.Iterations, f.Residual
+	return f, sr, nil
 }
 
 // meshExact is the exact path's mesher; tests replace it to exercise the
@@ -375,11 +392,18 @@ type SolverReport struct {
 	Unknowns   int     `json:"unknowns"`
 	Iterations int     `json:"iterations"`
 	Residual   float64 `json:"residual"`
-	// Monotone says the field was solved with laplace.SolveMonotone.
-	Monotone bool `json:"monotone,omitempty"`
-	// Violations counts the vertices where the plain P1 solution left
-	// [0, 1] (by at most MaxViolation; obtuse tets break the discrete
-	// maximum principle) and were clamped onto it; see docs/field.md.
+	// Scheme is the discretization (Options.Scheme); for the limited one
+	// Corrections counts its nonlinear iterations (Iterations the CG
+	// iterations of all of them), FluxEdges the edges whose positive
+	// coupling carries a flux and LimitedEdges those the limiter cut.
+	Scheme       string `json:"scheme"`
+	Corrections  int    `json:"corrections,omitempty"`
+	FluxEdges    int    `json:"flux_edges,omitempty"`
+	LimitedEdges int    `json:"limited_edges,omitempty"`
+	// Violations counts the vertices whose ε left [0, 1] (by at most
+	// MaxViolation) and were clamped onto it: with the Galerkin scheme,
+	// where obtuse tets break the discrete maximum principle; with the
+	// others, by no more than the solver's tolerance. See docs/field.md.
 	Violations   int     `json:"clamped,omitempty"`
 	MaxViolation float64 `json:"max_clamped,omitempty"`
 }

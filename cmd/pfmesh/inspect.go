@@ -206,20 +206,27 @@ func (ins *Inspection) writeText(w io.Writer) {
 	var br struct {
 		Mesher string `json:"mesher"`
 		Solver struct {
-			Iterations int     `json:"iterations"`
-			Residual   float64 `json:"residual"`
-			Monotone   bool    `json:"monotone"`
-			Clamped    int     `json:"clamped"`
-			MaxClamped float64 `json:"max_clamped"`
+			Iterations   int     `json:"iterations"`
+			Residual     float64 `json:"residual"`
+			Scheme       string  `json:"scheme"`
+			Corrections  int     `json:"corrections"`
+			LimitedEdges int     `json:"limited_edges"`
+			Clamped      int     `json:"clamped"`
+			MaxClamped   float64 `json:"max_clamped"`
 		} `json:"solver"`
 	}
 	if len(ins.Build) > 0 && json.Unmarshal(ins.Build, &br) == nil {
-		fmt.Fprintf(w, "build     %s mesher; solver %d CG iterations, residual %.2g", br.Mesher, br.Solver.Iterations, br.Solver.Residual)
-		switch sv := br.Solver; {
-		case sv.Monotone:
-			fmt.Fprint(w, "; monotone operator")
-		case sv.Clamped > 0:
-			fmt.Fprintf(w, "; %d values of the P1 solution outside [0, 1] by up to %.2g clamped", sv.Clamped, sv.MaxClamped)
+		sv := br.Solver
+		fmt.Fprintf(w, "build     %s mesher; solver", br.Mesher)
+		if sv.Scheme != "" {
+			fmt.Fprintf(w, " (%s scheme)", sv.Scheme)
+		}
+		fmt.Fprintf(w, " %d CG iterations, residual %.2g", sv.Iterations, sv.Residual)
+		if sv.Corrections > 0 {
+			fmt.Fprintf(w, " after %d corrections, %d flux edges limited", sv.Corrections, sv.LimitedEdges)
+		}
+		if sv.Clamped > 0 {
+			fmt.Fprintf(w, "; %d values outside [0, 1] by up to %.2g clamped", sv.Clamped, sv.MaxClamped)
 		}
 		fmt.Fprintln(w)
 	}

@@ -1,6 +1,8 @@
 package stuffing
 
 import (
+	"slices"
+
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -78,4 +80,44 @@ func singleCycle(l []uint64) bool {
 		steps++
 	}
 	return false
+}
+
+// boundaryAmong returns what boundaryOf returns, in the same order, for
+// tets in which every face with a vertex outside on is shared by two tets
+// — a stuffed lattice, where only vertices on the surface can be on the
+// boundary. Only the faces among those vertices, a small fraction, are
+// matched.
+func boundaryAmong(tets []int32, nv int, on func(v int32) bool) []int32 {
+	if nv >= 1<<21 {
+		tris, _ := boundaryOf(tets, nv)
+		return tris
+	}
+	var keys []uint64
+	var ids []int32
+	for i := range len(tets) {
+		t, f := i/4, tetmesh.TetFaces[i%4]
+		a, b, c := tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]
+		if on(a) && on(b) && on(c) {
+			keys, ids = append(keys, faceKey(a, b, c)), append(ids, int32(i))
+		}
+	}
+	radixSort(keys, ids)
+	var faces []int32
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j] == keys[i] {
+			j++
+		}
+		if j-i == 1 {
+			faces = append(faces, ids[i])
+		}
+		i = j
+	}
+	slices.Sort(faces)
+	tris := make([]int32, 0, 3*len(faces))
+	for _, i := range faces {
+		t, f := int(i/4), tetmesh.TetFaces[i%4]
+		tris = append(tris, tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]])
+	}
+	return tris
 }

@@ -175,12 +175,8 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		// some) and improve again.
 		sn := newSnapper(m, info.onTri, in)
 		b.rep.SnappedToEdges, b.rep.SnappedToCorners, tris = sn.snapAll(tris)
-		slide := func(v int32, p geom.Vec) (geom.Vec, bool) {
-			q, t, _ := in.search.Closest(p)
-			return q, in.patch[t] == in.patch[sn.onTri[v]]
-		}
 		b.progress("quality", frac(0.6))
-		improve(m, sn.inc, qualityTarget, 2, sn.movable, slide)
+		improve(m, sn.inc, qualityTarget, 2, sn.movableAlong, sn.slide)
 		var n int
 		n, tris = sn.snapEdges(tris)
 		b.rep.SnappedToEdges += n
@@ -190,11 +186,21 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		checkInv("voids")
 		sn.refresh()
 		b.progress("quality", frac(0.65))
-		improve(m, sn.inc, qualityTarget, 4, sn.movable, slide)
+		improve(m, sn.inc, qualityTarget, 4, sn.movableAlong, sn.slide)
 		info.onTri = sn.onTri
 		checkInv("improve")
 		b.progress("fidelity", frac(0.6))
-		fid := measure(&locator{in: in, o: o, L: L, w: w}, m, tris, info.onTri, tol)
+		ms, fid := measure(&locator{in: in, o: o, L: L, w: w}, m, tris, info.onTri, tol)
+		gapLimit := maxGap * m.Volume()
+		if fid.mendable(tol) && len(fid.widest(gapLimit)) == 0 {
+			done := sn.mend(fid.bad, tris, tol)
+			b.rep.Mended += len(done.moved) + m.NumVertices() - int(done.added)
+			if int(done.added) < m.NumVertices() {
+				tris = sn.boundary()
+			}
+			info.onTri = sn.onTri
+			fid = ms.update(done, tris, info.onTri, fid)
+		}
 		b.rep.HausdorffIn, b.rep.HausdorffOut, b.rep.FillArea = fid.in, fid.out, fid.fillArea
 		b.rep.Rounds, b.rep.Leaves = round, len(o.leaves)
 		b.progress("measured", frac(0.75))
@@ -228,7 +234,6 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		} else {
 			flat++
 		}
-		gapLimit := maxGap * m.Volume()
 		wide := fid.widest(gapLimit)
 		gapStalled := round >= 3 && fid.gap >= 0.99*gapBefore
 		stalled := flat >= 2
@@ -303,7 +308,7 @@ func (b *builder) stuffValid(L *lattice, side []int8, cuts *cutSet) *draft {
 				refuse(v)
 			}
 		}
-		d.tris, _ = boundaryOf(d.tets, len(d.pos)/3)
+		d.tris = boundaryAmong(d.tets, len(d.pos)/3, func(v int32) bool { return d.onTri[v] != notOnSurface })
 		for _, v := range pinchedVertices(d.tris, len(d.pos)/3) {
 			refuse(v)
 		}

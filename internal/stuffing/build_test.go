@@ -12,6 +12,7 @@ import (
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/shapes"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
+	"github.com/pfmesh/pfmesh/internal/trisearch"
 )
 
 func TestBuildSphere(t *testing.T) {
@@ -162,4 +163,36 @@ func skipUnderRace(t *testing.T) {
 	if raceEnabled && testing.Short() {
 		t.Skip("accuracy on a large mesh: run without -race")
 	}
+}
+
+// Vertices snapped to a crease may slide along it to lift small angles,
+// but the boundary must keep every crease exactly: points along each edge
+// of an L-shaped bracket (convex and reflex creases) lie on the output
+// boundary to rounding.
+func TestCreasesKept(t *testing.T) {
+	const depth = 1.3
+	s := shapes.LBracket(2, 0.7, depth)
+	m, rep := buildChecked(t, s, Options{Tolerance: 4e-3 * bboxDiagonal(s.Positions)})
+	tris, _ := boundaryOf(m.Tets, m.NumVertices())
+	ix := trisearch.New(m.Positions, tris)
+	outline := [][2]float64{{0, 0}, {2, 0}, {2, 0.7}, {0.7, 0.7}, {0.7, 2}, {0, 2}}
+	worst := 0.0
+	check := func(a, b geom.Vec) {
+		for i := 0; i <= 100; i++ {
+			p := geom.Add(a, geom.Scale(float64(i)/100, geom.Sub(b, a)))
+			_, _, d2 := ix.Closest(p)
+			worst = max(worst, math.Sqrt(d2))
+		}
+	}
+	for i, p := range outline {
+		q := outline[(i+1)%len(outline)]
+		for _, z := range []float64{0, depth} {
+			check(geom.Vec{p[0], p[1], z}, geom.Vec{q[0], q[1], z}) // rims
+		}
+		check(geom.Vec{p[0], p[1], 0}, geom.Vec{p[0], p[1], depth}) // vertical creases
+	}
+	if worst > 1e-9 {
+		t.Errorf("a crease point lies %.3g from the boundary", worst)
+	}
+	t.Logf("min dihedral %.1f°, %d tets", rep.MinDihedral, rep.Tets)
 }

@@ -143,9 +143,9 @@ func TestCorpus(t *testing.T) {
 			if d := math.Abs(rep.Volume - want); d > 0.01*want {
 				t.Errorf("volume %.6g, winding-number volume %.6g ± %.2g: off by %.2f%%", rep.Volume, want, se, 100*d/want)
 			}
-			t.Logf("tets %d, rounds %d, Hausdorff %.2f/%.2f of tol, volume %+.3f%% (ref ±%.3f%%, gap %.2f%%), thinnest %.3g, min dihedral %.1f°, snapped %d+%d, crossings %d, notes %v",
+			t.Logf("tets %d, rounds %d, Hausdorff %.2f/%.2f of tol, volume %+.3f%% (ref ±%.3f%%, gap %.2f%%), thinnest %.3g, min dihedral %.1f° (sharpest input crease %.1f°), snapped %d+%d, mended %d, crossings %d, notes %v",
 				rep.Tets, rep.Rounds, rep.HausdorffIn/tol, rep.HausdorffOut/tol, 100*(rep.Volume-want)/want, 100*se/want, 100*rep.VolumeGap/rep.Volume,
-				rep.ThinnestFeature, rep.MinDihedral, rep.SnappedToEdges, rep.SnappedToCorners, rep.Crossings, rep.Notes)
+				rep.ThinnestFeature, rep.MinDihedral, sharpestCrease(s), rep.SnappedToEdges, rep.SnappedToCorners, rep.Mended, rep.Crossings, rep.Notes)
 		})
 	}
 }
@@ -171,6 +171,58 @@ func TestWindingVolume(t *testing.T) {
 		got, se := windingVolume(c.s, 60)
 		if d := math.Abs(got - c.want); d > 4*se+1e-9*c.want || se > 3e-3*c.want {
 			t.Errorf("%s: %.6g ± %.2g, want %.6g", c.name, got, se, c.want)
+		}
+	}
+}
+
+// sharpestCrease returns the smallest interior dihedral angle (degrees)
+// at a convex edge of s, oriented as Build orients it: where it is under
+// 10° no tet there can reach 10° while the crease is kept.
+func sharpestCrease(s *format.Surface) float64 {
+	c, _ := format.Clean(s, format.CleanOptions{})
+	type side struct{ tri, far int32 }
+	edges := make(map[[2]int32][]side)
+	for t := range int32(len(c.Triangles) / 3) {
+		v := c.Triangles[3*t : 3*t+3]
+		for k := range 3 {
+			a, b := v[k], v[(k+1)%3]
+			edges[[2]int32{min(a, b), max(a, b)}] = append(edges[[2]int32{min(a, b), max(a, b)}], side{t, v[(k+2)%3]})
+		}
+	}
+	normal := func(t int32) geom.Vec {
+		v := c.Triangles[3*t : 3*t+3]
+		a, b, d := geom.At(c.Positions, v[0]), geom.At(c.Positions, v[1]), geom.At(c.Positions, v[2])
+		n := geom.Cross(geom.Sub(b, a), geom.Sub(d, a))
+		return geom.Scale(1/geom.Norm(n), n)
+	}
+	best := 180.0
+	for e, s := range edges {
+		if len(s) != 2 {
+			continue
+		}
+		n1, n2 := normal(s[0].tri), normal(s[1].tri)
+		if geom.Dot(n1, geom.Sub(geom.At(c.Positions, s[1].far), geom.At(c.Positions, e[0]))) >= 0 {
+			continue // reflex or flat
+		}
+		if a := 180 - math.Acos(max(-1, min(1, geom.Dot(n1, n2))))*180/math.Pi; a < best {
+			best = a
+		}
+	}
+	return best
+}
+
+func TestSharpestCrease(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    *format.Surface
+		want float64
+	}{
+		{"box", shapes.Box(1, 2, 3, 2), 90},
+		{"wedge 20°", shapes.Wedge(20, 1, 1), 20},
+		{"L bracket (reflex edge ignored)", shapes.LBracket(2, 0.5, 1), 90},
+	} {
+		if got := sharpestCrease(c.s); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s: %.12g°, want %g°", c.name, got, c.want)
 		}
 	}
 }

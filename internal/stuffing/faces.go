@@ -19,17 +19,7 @@ func faceNeighbors(tets []int32, nv int) (nbr []int32, ok bool) {
 	ids := make([]int32, n)
 	for i := 0; i < n; i++ {
 		t, f := i/4, tetmesh.TetFaces[i%4]
-		a, b, c := uint64(tets[4*t+f[0]]), uint64(tets[4*t+f[1]]), uint64(tets[4*t+f[2]])
-		if a > b {
-			a, b = b, a
-		}
-		if b > c {
-			b, c = c, b
-		}
-		if a > b {
-			a, b = b, a
-		}
-		keys[i], ids[i] = a<<42|b<<21|c, int32(i)
+		keys[i], ids[i] = faceKey(tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]), int32(i)
 	}
 	radixSort(keys, ids)
 	nbr = make([]int32, n)
@@ -93,4 +83,19 @@ func radixSort(keys []uint64, ids []int32) {
 		copy(origKeys, keys)
 		copy(origIDs, ids)
 	}
+}
+
+// faceKey packs the sorted vertices of a face, each under 1<<21.
+func faceKey(x, y, z int32) uint64 {
+	a, b, c := uint64(x), uint64(y), uint64(z)
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b, c = c, b
+	}
+	if a > b {
+		a, b = b, a
+	}
+	return a<<42 | b<<21 | c
 }

@@ -85,9 +85,13 @@ func (lc *locator) bounds(p geom.Vec, t int32) bool {
 }
 
 // miss is a sample farther than the tolerance from the other surface.
+// A sample of the output boundary records the edge it was taken on (for
+// a triangle's centroid, the triangle's longest edge).
 type miss struct {
-	p geom.Vec
-	d float64
+	p    geom.Vec
+	d    float64
+	out  bool
+	a, b int32
 }
 
 // fidelity is the result of measure.
@@ -129,123 +133,247 @@ func (f *fidelity) widest(limit float64) []geom.Vec {
 	return out
 }
 
+// measurement holds the samples' results per input triangle and per
+// output boundary triangle, so that moving a few boundary vertices (mend)
+// needs only the triangles near them measured again.
+type measurement struct {
+	lc       *locator
+	m        *tetmesh.Mesh
+	tris     []int32 // output boundary triangles
+	onTri    []int32
+	tol      float64
+	outIndex *trisearch.Index
+	inIndex  *trisearch.Index // the input triangles that bound the solid
+	in       []inResult       // per input triangle
+	out      []outResult      // per output boundary triangle
+}
+
+type inResult struct {
+	d        float64 // largest sampled distance to the output
+	bounding bool
+	bad      []miss
+}
+
+type outResult struct {
+	d, gap, fill float64 // largest distance, share of the volume gap, fill area
+	bad          []miss
+}
+
 // measure samples both one-sided distances between the output boundary
 // (triangles tris of m, vertex provenance onTri) and the input.
-func measure(lc *locator, m *tetmesh.Mesh, tris []int32, onTri []int32, tol float64) fidelity {
-	in := lc.in
-	var f fidelity
-	outIndex := trisearch.New(m.Positions, tris)
-
-	// Input → output.
-	nt := in.numTris()
-	type result struct {
-		d        float64
-		bounding bool
-		worst    geom.Vec
-		bad      []miss
-	}
-	res := make([]result, nt)
-	parallelFor(nt, func(lo, hi int) {
+func measure(lc *locator, m *tetmesh.Mesh, tris []int32, onTri []int32, tol float64) (*measurement, fidelity) {
+	ms := &measurement{lc: lc, m: m, tris: tris, onTri: onTri, tol: tol,
+		outIndex: trisearch.New(m.Positions, tris),
+		in:       make([]inResult, lc.in.numTris()), out: make([]outResult, len(tris)/3)}
+	parallelFor(len(ms.in), func(lo, hi int) {
 		for t := lo; t < hi; t++ {
-			r := &res[t]
-			a, b, c := in.corners(int32(t))
-			if in.normal[t] == (geom.Vec{}) {
-				continue
-			}
-			longest := math.Sqrt(max(geom.Dist2(a, b), geom.Dist2(b, c), geom.Dist2(c, a)))
-			n := int(min(4096, math.Ceil(longest/tol)))
-			n = max(n, 1)
-			// Samples: the grid i+j+k = n on the edges, and every
-			// (n/4)-th grid point inside. Points are pulled a hair
-			// towards the centroid so that they lie inside t.
-			g := geom.Scale(1.0/3, geom.Add(a, geom.Add(b, c)))
-			stride := max(1, n/4)
-			// Whether t bounds the solid is tested at its centroid and
-			// near its corners; only where they disagree (t crosses
-			// another part of the input) is each sample tested.
-			uniform, all := true, lc.bounds(g, int32(t))
-			for _, p := range [3]geom.Vec{a, b, c} {
-				if lc.bounds(geom.Add(p, geom.Scale(0.1, geom.Sub(g, p))), int32(t)) != all {
-					uniform = false
-				}
-			}
-			for i := 0; i <= n; i++ {
-				for j := 0; i+j <= n; j++ {
-					k := n - i - j
-					onEdge := i == 0 || j == 0 || k == 0
-					if !onEdge && (i%stride != 0 || j%stride != 0) {
-						continue
-					}
-					p := geom.Scale(1/float64(n), geom.Add(geom.Scale(float64(i), a), geom.Add(geom.Scale(float64(j), b), geom.Scale(float64(k), c))))
-					p = geom.Add(p, geom.Scale(1e-6, geom.Sub(g, p)))
-					if uniform && !all || !uniform && !lc.bounds(p, int32(t)) {
-						continue
-					}
-					r.bounding = true
-					_, _, d2 := outIndex.Closest(p)
-					d := math.Sqrt(d2)
-					if d > r.d {
-						r.d = d
-					}
-					if d > tol {
-						r.bad = append(r.bad, miss{p, d})
-					}
-				}
-			}
+			ms.in[t] = ms.inputTri(int32(t))
 		}
 	})
 	var bounding []int32
-	for t, r := range res {
-		f.in = max(f.in, r.d)
-		f.bad = append(f.bad, r.bad...)
+	for t, r := range ms.in {
 		if r.bounding {
-			bounding = append(bounding, in.tris[3*t:3*t+3]...)
+			bounding = append(bounding, lc.in.tris[3*t:3*t+3]...)
 		}
 	}
 	if len(bounding) == 0 {
-		return f
+		return ms, ms.fidelity()
 	}
-	inIndex := trisearch.New(in.pos, bounding)
-
-	// Output → input.
-	nb := len(tris) / 3
-	dOut := make([]float64, nb)
-	badOut := make([][]miss, nb)
-	area := make([]float64, nb)
-	gap := make([]float64, nb)
-	parallelFor(nb, func(lo, hi int) {
+	ms.inIndex = trisearch.New(lc.in.pos, bounding)
+	parallelFor(len(ms.out), func(lo, hi int) {
 		for t := lo; t < hi; t++ {
-			v := tris[3*t : 3*t+3]
-			a, b, c := m.Vertex(v[0]), m.Vertex(v[1]), m.Vertex(v[2])
-			area[t] = geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a))) / 2
-			if onTri[v[0]] < 0 || onTri[v[1]] < 0 || onTri[v[2]] < 0 {
-				continue
-			}
-			for k, p := range [4]geom.Vec{mid(a, b), mid(b, c), mid(c, a), geom.Scale(1.0/3, geom.Add(a, geom.Add(b, c)))} {
-				_, _, d2 := inIndex.Closest(p)
-				d := math.Sqrt(d2)
-				dOut[t] = max(dOut[t], d)
-				if d > tol {
-					badOut[t] = append(badOut[t], miss{p, d})
-				}
-				if k < 3 {
-					gap[t] += area[t] * d / 3
-				}
-			}
-			area[t] = 0 // on the input: not fill
+			ms.out[t] = ms.outputTri(int32(t))
 		}
 	})
-	for t := range dOut {
-		f.out = max(f.out, dOut[t])
-		f.bad = append(f.bad, badOut[t]...)
-		f.fillArea += area[t]
-		if gap[t] > 0 {
-			f.gap += gap[t]
-			v := tris[3*t : 3*t+3]
-			f.gaps = append(f.gaps, faceGap{geom.Scale(1.0/3, geom.Add(m.Vertex(v[0]), geom.Add(m.Vertex(v[1]), m.Vertex(v[2])))), gap[t]})
+	return ms, ms.fidelity()
+}
+
+// inputTri samples input triangle t against the output boundary.
+func (ms *measurement) inputTri(t int32) inResult {
+	lc, in, tol := ms.lc, ms.lc.in, ms.tol
+	var r inResult
+	a, b, c := in.corners(t)
+	if in.normal[t] == (geom.Vec{}) {
+		return r
+	}
+	longest := math.Sqrt(max(geom.Dist2(a, b), geom.Dist2(b, c), geom.Dist2(c, a)))
+	n := int(min(4096, math.Ceil(longest/tol)))
+	n = max(n, 1)
+	// Samples: the grid i+j+k = n on the edges, and every (n/4)-th grid
+	// point inside. Points are pulled a hair towards the centroid so that
+	// they lie inside t.
+	g := geom.Scale(1.0/3, geom.Add(a, geom.Add(b, c)))
+	stride := max(1, n/4)
+	// Whether t bounds the solid is tested at its centroid and near its
+	// corners; only where they disagree (t crosses another part of the
+	// input) is each sample tested.
+	uniform, all := true, lc.bounds(g, t)
+	for _, p := range [3]geom.Vec{a, b, c} {
+		if lc.bounds(geom.Add(p, geom.Scale(0.1, geom.Sub(g, p))), t) != all {
+			uniform = false
+		}
+	}
+	for i := 0; i <= n; i++ {
+		for j := 0; i+j <= n; j++ {
+			k := n - i - j
+			onEdge := i == 0 || j == 0 || k == 0
+			if !onEdge && (i%stride != 0 || j%stride != 0) {
+				continue
+			}
+			p := geom.Scale(1/float64(n), geom.Add(geom.Scale(float64(i), a), geom.Add(geom.Scale(float64(j), b), geom.Scale(float64(k), c))))
+			p = geom.Add(p, geom.Scale(1e-6, geom.Sub(g, p)))
+			if uniform && !all || !uniform && !lc.bounds(p, t) {
+				continue
+			}
+			r.bounding = true
+			_, _, d2 := ms.outIndex.Closest(p)
+			d := math.Sqrt(d2)
+			r.d = max(r.d, d)
+			if d > tol {
+				r.bad = append(r.bad, miss{p: p, d: d})
+			}
+		}
+	}
+	return r
+}
+
+// outputTri samples output boundary triangle t against the input.
+func (ms *measurement) outputTri(t int32) outResult {
+	var r outResult
+	v := ms.tris[3*t : 3*t+3]
+	a, b, c := ms.m.Vertex(v[0]), ms.m.Vertex(v[1]), ms.m.Vertex(v[2])
+	area := geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a))) / 2
+	if ms.onTri[v[0]] < 0 || ms.onTri[v[1]] < 0 || ms.onTri[v[2]] < 0 {
+		r.fill = area
+		return r
+	}
+	for k, p := range [4]geom.Vec{mid(a, b), mid(b, c), mid(c, a), geom.Scale(1.0/3, geom.Add(a, geom.Add(b, c)))} {
+		_, _, d2 := ms.inIndex.Closest(p)
+		d := math.Sqrt(d2)
+		r.d = max(r.d, d)
+		if d > ms.tol {
+			e := k
+			if k == 3 { // the longest edge
+				l := [3]float64{geom.Dist2(a, b), geom.Dist2(b, c), geom.Dist2(c, a)}
+				e = 0
+				for j := range 3 {
+					if l[j] > l[e] {
+						e = j
+					}
+				}
+			}
+			r.bad = append(r.bad, miss{p: p, d: d, out: true, a: v[e], b: v[(e+1)%3]})
+		}
+		if k < 3 {
+			r.gap += area * d / 3
+		}
+	}
+	return r
+}
+
+// fidelity sums up the per-triangle results.
+func (ms *measurement) fidelity() fidelity {
+	var f fidelity
+	for _, r := range ms.in {
+		f.in = max(f.in, r.d)
+		f.bad = append(f.bad, r.bad...)
+	}
+	for t, r := range ms.out {
+		f.out = max(f.out, r.d)
+		f.bad = append(f.bad, r.bad...)
+		f.fillArea += r.fill
+		if r.gap > 0 {
+			f.gap += r.gap
+			v := ms.tris[3*t : 3*t+3]
+			f.gaps = append(f.gaps, faceGap{geom.Scale(1.0/3, geom.Add(ms.m.Vertex(v[0]), geom.Add(ms.m.Vertex(v[1]), ms.m.Vertex(v[2])))), r.gap})
 		}
 	}
 	return f
+}
+
+// update measures again after mend changed the boundary (now triangles
+// tris, vertex provenance onTri), sampling only what can have changed:
+// the output triangles around moved and new vertices (all output
+// triangles, if the triangulation changed), and the input triangles within
+// the largest input→output distance of those, before or after. (A sample
+// farther than its distance from every changed triangle keeps its nearest
+// point and its distance.)
+func (ms *measurement) update(done mended, tris, onTri []int32, prev fidelity) fidelity {
+	nv := int32(ms.m.NumVertices())
+	if len(done.moved) == 0 && done.added == nv {
+		return prev
+	}
+	ms.tris, ms.onTri = tris, onTri
+	ms.outIndex = trisearch.New(ms.m.Positions, tris)
+	was := make(map[int32]geom.Vec, len(done.moved))
+	for i, v := range done.moved {
+		was[v] = done.old[i]
+	}
+	touched := func(v int32) bool {
+		_, ok := was[v]
+		return ok || v >= done.added
+	}
+	fans := make(map[int32][]int32) // changed output triangles around each changed vertex
+	var changed []int32
+	for t := range len(tris) / 3 {
+		hit := false
+		for _, v := range tris[3*t : 3*t+3] {
+			if touched(v) {
+				fans[v] = append(fans[v], int32(t))
+				hit = true
+			}
+		}
+		if hit {
+			changed = append(changed, int32(t))
+		}
+	}
+	pad := prev.in
+	seen := make(map[int32]bool)
+	var inTris []int32
+	for v, fan := range fans {
+		box := [6]float64{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+		grow := func(p geom.Vec) {
+			for k := range 3 {
+				box[k], box[k+3] = min(box[k], p[k]-pad), max(box[k+3], p[k]+pad)
+			}
+		}
+		if p, ok := was[v]; ok {
+			grow(p)
+		}
+		for _, t := range fan {
+			for _, u := range tris[3*t : 3*t+3] {
+				grow(ms.m.Vertex(u))
+			}
+		}
+		ms.lc.in.search.Tree.Query(box, func(u int32) bool {
+			if !seen[u] {
+				seen[u] = true
+				inTris = append(inTris, u)
+			}
+			return true
+		})
+	}
+	parallelChunks(len(inTris), 16, func(lo, hi int) {
+		for _, u := range inTris[lo:hi] {
+			ms.in[u] = ms.inputTri(u)
+		}
+	})
+	if ms.inIndex == nil {
+		return ms.fidelity()
+	}
+	if done.added < nv { // new triangulation: all of it
+		changed = changed[:0]
+		for t := range len(tris) / 3 {
+			changed = append(changed, int32(t))
+		}
+		ms.out = make([]outResult, len(tris)/3)
+	}
+	parallelChunks(len(changed), 256, func(lo, hi int) {
+		for _, t := range changed[lo:hi] {
+			ms.out[t] = ms.outputTri(t)
+		}
+	})
+	return ms.fidelity()
 }
 
 func mid(a, b geom.Vec) geom.Vec { return geom.Scale(0.5, geom.Add(a, b)) }

@@ -67,6 +67,10 @@ type Report struct {
 	// inverted or non-manifold result; Steiner the points added inside
 	// prisms and to break zero-pressure voids.
 	Unwarped, Steiner int
+	// Mended counts the boundary vertices slid along the input onto input
+	// points that missed the tolerance, and added on the input to split
+	// boundary edges that missed it, instead of refining the lattice.
+	Mended int
 	// Notes lists anything the caller should know (clipping, tolerance
 	// not reached).
 	Notes []string

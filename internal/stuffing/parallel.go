@@ -9,8 +9,11 @@ import (
 // parallelFor runs body over [0, n) in chunks fixed by n alone, on up to
 // GOMAXPROCS goroutines. Bodies write only to their own indices, so the
 // result never depends on the schedule.
-func parallelFor(n int, body func(lo, hi int)) {
-	const chunk = 256
+func parallelFor(n int, body func(lo, hi int)) { parallelChunks(n, 256, body) }
+
+// parallelChunks is parallelFor with chunks of the given size, for bodies
+// heavy enough that fewer than 256 items are worth sharing out.
+func parallelChunks(n, chunk int, body func(lo, hi int)) {
 	if n <= chunk {
 		body(0, n)
 		return
@@ -23,7 +26,7 @@ func parallelFor(n int, body func(lo, hi int)) {
 		go func() {
 			defer wg.Done()
 			for {
-				lo := int(next.Add(chunk) - chunk)
+				lo := int(next.Add(int64(chunk))) - chunk
 				if lo >= n {
 					return
 				}

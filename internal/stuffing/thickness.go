@@ -53,6 +53,9 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 					return math.Inf(1)
 				}
 				a, b, c := ix.Triangle(t)
+				if geom.Dot(geom.Sub(a, p), n) >= 0 && geom.Dot(geom.Sub(b, p), n) >= 0 && geom.Dot(geom.Sub(c, p), n) >= 0 {
+					return math.Inf(1) // wholly on the outer side: so is its nearest point
+				}
 				q := trisearch.ClosestOnTriangle(p, a, b, c)
 				if geom.Dot(geom.Sub(q, p), n) >= 0 { // a gap, not across material
 					return math.Inf(1)

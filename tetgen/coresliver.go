@@ -46,7 +46,7 @@ func (ms *mesher) splitCoreSlivers() error {
 				c = geom.Add(c, m.pos(u))
 			}
 			v := ms.addVertex(geom.Scale(1/float64(len(verts)), c), vVolume, -1, onNone)
-			if ms.insertForced(v, t, []int32{t}, true) != inserted {
+			if ms.insertForced(v, t, []int32{t}, true, 0) != inserted {
 				ms.popVertex()
 				continue
 			}

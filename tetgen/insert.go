@@ -199,8 +199,9 @@ const maxForcedCavity = 512
 // reaches, such as flat tets against the surface, and recovers missing
 // boundary simplices in one step. It fails, leaving the mesh unchanged,
 // when the cavity would cross a subface, destroy a protected subsegment
-// or subface (during boundary recovery), or grow too large.
-func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool) int {
+// or subface (during boundary recovery), grow too large, or (minSine > 0)
+// make a tet whose smallest dihedral sine is below minSine.
+func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool, minSine float64) int {
 	m := ms.m
 	t0, blocked := m.locate(v, hint)
 	if blocked >= 0 {
@@ -303,12 +304,24 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool)
 			return fail()
 		}
 	}
+	for _, f := range m.bnd {
+		if minSine > 0 && m.faceMinSine(f, v) < minSine {
+			return fail()
+		}
+	}
 	m.fillCavity(v)
 	for _, u := range lost {
 		m.vt[u] = noTet
 		ms.rep.SteinerDropped++
 	}
 	return inserted
+}
+
+// faceMinSine returns the smallest dihedral sine of the tet that cavity
+// face f and vertex v would make.
+func (m *tri) faceMinSine(f, v int32) float64 {
+	q := m.faceVerts(f)
+	return minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(v))
 }
 
 // isProtectedFace reports whether face f is a protected subface.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pfmesh/pfmesh/fixtures"
 	"github.com/pfmesh/pfmesh/format"
@@ -40,6 +41,7 @@ func buildPipelineInputs(t *testing.T, name string) {
 		s, _ = format.Clean(s, format.CleanOptions{})
 		for _, mode := range []string{"none", "medial", "depth"} {
 			var core *medial.Core
+			t0 := time.Now()
 			switch mode {
 			case "medial":
 				core, err = medial.Build(s, medial.Options{})
@@ -49,6 +51,7 @@ func buildPipelineInputs(t *testing.T, name string) {
 			if err != nil {
 				t.Fatalf("%s: medial %s: %v", name, mode, err)
 			}
+			medialTime := time.Since(t0)
 			for _, coarse := range []bool{true, false} {
 				if !coarse && (testing.Short() || mode == "depth" && name != "icosphere.obj" && name != "torus.off") {
 					continue // 2e5 tets and 10-30 s each: see docs/meshing.md
@@ -61,10 +64,12 @@ func buildPipelineInputs(t *testing.T, name string) {
 						opt.PointTags[i] = tetmesh.Core
 					}
 				}
+				t1 := time.Now()
 				m, rep, err := tetgen.Build(s, opt)
 				if err != nil {
 					t.Fatalf("%s, core %s, coarse %v: %v", name, mode, coarse, err)
 				}
+				buildTime := time.Since(t1)
 				if err := tetmesh.Validate(m); err != nil {
 					t.Fatalf("%s, core %s, coarse %v: %v", name, mode, coarse, err)
 				}
@@ -81,8 +86,8 @@ func buildPipelineInputs(t *testing.T, name string) {
 						}
 					}
 				}
-				t.Logf("%-13s core %-6s coarse %-5v: %7d tets, min dihedral %5.2f°, quality capped %v",
-					name, mode, coarse, m.NumTets(), rep.Quality.MinDihedral, rep.QualityCapped)
+				t.Logf("%-13s core %-6s coarse %-5v: %7d tets, min dihedral %5.2f°, quality capped %v; medial %.1f s, build %.1f s",
+					name, mode, coarse, m.NumTets(), rep.Quality.MinDihedral, rep.QualityCapped, medialTime.Seconds(), buildTime.Seconds())
 			}
 		}
 	}

@@ -437,7 +437,7 @@ func (ms *mesher) forceSurfaceVertex(cand []geom.Vec, kind uint8, ref int32, f, 
 			q := ms.s.sv[3*g : 3*g+3]
 			must = append(must, ms.tetsMeeting(q[0], q[1], q[2])...)
 		}
-		switch ms.insertForced(v, ms.m.vt[near], must, false) {
+		switch ms.insertForced(v, ms.m.vt[near], must, false, 0) {
 		case inserted:
 			ms.surfFan(v)
 			ms.countSteiner(kind)

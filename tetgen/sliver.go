@@ -4,13 +4,19 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
 // Sliver insertion after optimization: a tet whose smallest dihedral
 // angle flips and smoothing left below the target gets a vertex at its
 // circumcentre (as TetGen and HXT do), which removes it and every tet
 // whose circumsphere holds that point; the next optimization pass then
-// smooths the new vertex and its neighbours. A circumcentre that lies
+// smooths the new vertex and its neighbours. Where that fails, an
+// interior Steiner vertex of the tet is relocated: a point at the
+// centroid of its neighbours replaces its star by forced insertion, the
+// cavity grown until the new point sees all of it — smoothing cannot do
+// this when the vertex is trapped in a flat region against a subface. A circumcentre that lies
 // outside the body, encroaches a subface (it would sit too close to the
 // surface and make new flat tets there) or falls near a vertex of its
 // cavity is skipped. The new vertex is inside the body, so every new edge
@@ -54,8 +60,18 @@ func (ms *mesher) splitSlivers() error {
 			break
 		}
 		// An earlier insertion may have removed the tet.
-		if m.alive(b.t) && sortedTet(m.tet(b.t)) == b.key && ms.insertCircumcentre(b.t) {
+		if !m.alive(b.t) || sortedTet(m.tet(b.t)) != b.key {
+			continue
+		}
+		if ms.insertCircumcentre(b.t) {
 			inserted++
+			continue
+		}
+		for _, v := range b.key {
+			if ms.kind[v] == vVolume && ms.relocate(v, 1.1*b.sine) {
+				inserted++
+				break
+			}
 		}
 	}
 	return nil
@@ -86,5 +102,33 @@ func (ms *mesher) insertCircumcentre(t int32) bool {
 	m.fillCavity(v)
 	ms.tagSteiner(v)
 	ms.rep.SteinerVolume++
+	return true
+}
+
+// relocate replaces interior Steiner vertex v by a point at the centroid
+// of its neighbours (insertForced over v's star, grown to be star-shaped)
+// when every new tet's smallest dihedral sine exceeds floor; it reports
+// whether it did.
+func (ms *mesher) relocate(v int32, floor float64) bool {
+	m := ms.m
+	star := slices.Clone(m.star(v, ms.buf))
+	var c geom.Vec
+	n := 0
+	ms.buf2 = ms.buf2[:0]
+	for _, t := range star {
+		for _, u := range m.tet(t) {
+			if u != v && !slices.Contains(ms.buf2, u) {
+				ms.buf2 = append(ms.buf2, u)
+				c = geom.Add(c, m.pos(u))
+				n++
+			}
+		}
+	}
+	nv := ms.addVertex(geom.Scale(1/float64(n), c), vVolume, -1, onNone)
+	if ms.insertForced(nv, star[0], star, false, floor) != inserted {
+		ms.popVertex()
+		return false
+	}
+	ms.tagSteiner(nv)
 	return true
 }

@@ -101,32 +101,58 @@ func sliverClasses(s *format.Surface, m *Mesh, lim float64) map[string]int {
 	return out
 }
 
-// TestCorpusSurvey logs, per corpus model in quality mode, the smallest
-// input crease angle (the bound on the mesh's smallest dihedral angle),
-// the mesh's, and which vertices the tets below 1° and 12° have. Long:
-// PFMESH_LONG=1.
-func TestCorpusSurvey(t *testing.T) {
-	if os.Getenv("PFMESH_LONG") == "" {
-		t.Skip("long: set PFMESH_LONG=1")
-	}
-	for _, name := range corpusQualityModels {
-		t.Run(name, func(t *testing.T) {
-			s := loadCorpus(t, name)
+// TestCorpusQuality meshes corpus models in quality mode (default
+// options) and fails when a model's smallest dihedral angle falls below
+// the floor it reached. It logs the smallest input crease angle (no mesh
+// keeping the surface does better than it), and which vertices the tets
+// below 1° and 12° have (i input vertex, c Steiner point on an input
+// edge, f inside an input triangle, v interior). The large models run
+// only with PFMESH_LONG=1.
+func TestCorpusQuality(t *testing.T) {
+	for _, c := range corpusQuality {
+		t.Run(c.file, func(t *testing.T) {
+			if c.long && os.Getenv("PFMESH_LONG") == "" {
+				t.Skip("long: set PFMESH_LONG=1")
+			}
+			if testing.Short() {
+				t.Skip("corpus meshing is slow")
+			}
+			t.Parallel()
+			s := loadCorpus(t, c.file)
 			m, rep, err := Build(s, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkMesh(t, s, m)
+			got := tetmesh.MeasureQuality(m).MinDihedral
 			t.Logf("%d tets, crease %.3g°, min dihedral %.3g°, conforming %v, capped %v; <1°: %v; <12°: %v; %v",
-				m.NumTets(), smallestCrease(s), rep.Quality.MinDihedral, rep.ConformingRecovery, rep.QualityCapped,
+				m.NumTets(), smallestCrease(s), got, rep.ConformingRecovery, rep.QualityCapped,
 				fmt.Sprint(sliverClasses(s, m, 1)), fmt.Sprint(sliverClasses(s, m, 12)), rep.Timings)
+			if got < c.floor {
+				t.Errorf("smallest dihedral angle %.3g°, below the %.3g° this model reached", got, c.floor)
+			}
 		})
 	}
 }
 
-// corpusQualityModels are the watertight corpus models the exact path takes.
-var corpusQualityModels = []string{
-	"bunny_npm.obj", "lib3mf_helix.stl", "openscad-testing_issue1580-back-to-back.stl", "matgeom_mushroom.off",
-	"openscad_example001.stl", "yade_baraban.stl", "gmsh_lever.stl", "cura_pbr3d_g1_buildplate.stl",
-	"netgen_hinge.stl", "plb_aneurysm.stl", "stlmodels_gearwheel.bin.stl", "occt_propeller.stl",
+// corpusQuality lists the watertight corpus models the exact path takes,
+// with the smallest dihedral angle each reached (degrees, rounded down).
+// stlmodels_gearwheel.bin.stl is missing: quality mode fails on it
+// ("cannot split a zero-pressure face"; open, see docs/meshing.md).
+var corpusQuality = []struct {
+	file  string
+	floor float64
+	long  bool
+}{
+	{"bunny_npm.obj", 0, false},
+	{"lib3mf_helix.stl", 0, false},
+	{"openscad-testing_issue1580-back-to-back.stl", 0, false},
+	{"matgeom_mushroom.off", 0, false},
+	{"yade_baraban.stl", 0, false},
+	{"openscad_example001.stl", 0, true},
+	{"gmsh_lever.stl", 0, true},
+	{"cura_pbr3d_g1_buildplate.stl", 0, true},
+	{"netgen_hinge.stl", 0, true},
+	{"plb_aneurysm.stl", 0, true},
+	{"occt_propeller.stl", 0, true},
 }

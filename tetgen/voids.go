@@ -73,6 +73,11 @@ func (ms *mesher) splitVoids() error {
 	}
 }
 
+// voidMinSine is the smallest dihedral sine (about 6°) a void split aims
+// for in its new tets: a point on a flat region next to the surface makes
+// flat tets on the subfaces below it that no smoothing mends.
+const voidMinSine = 0.1
+
 // splitVoidCentred splits a zero-pressure simplex in a refined mesh at the
 // centroid of the vertices of the tets that have it — in the middle of
 // the region that changes rather than on the simplex, which may hug the
@@ -92,7 +97,12 @@ func (ms *mesher) splitVoidCentred(sx voidSimplex) int32 {
 			}
 		}
 	}
-	for _, region := range [][]int32{wide, holders} {
+	// A point that makes only fat tets first, then any valid one.
+	for _, try := range []struct {
+		region  []int32
+		minSine float64
+	}{{wide, voidMinSine}, {holders, voidMinSine}, {wide, 0}, {holders, 0}} {
+		region := try.region
 		var c geom.Vec
 		n := 0
 		seen := map[int32]bool{}
@@ -106,7 +116,7 @@ func (ms *mesher) splitVoidCentred(sx voidSimplex) int32 {
 			}
 		}
 		v := ms.addVertex(geom.Scale(1/float64(n), c), vVolume, -1, onNone)
-		if ms.insertForced(v, holders[0], region, true) == inserted {
+		if ms.insertForced(v, holders[0], region, true, try.minSine) == inserted {
 			return v
 		}
 		ms.popVertex()
@@ -181,7 +191,7 @@ func (ms *mesher) forceVoid(sx voidSimplex, at int32) int32 {
 	}
 	for _, p := range points {
 		v := ms.addVertex(p, vVolume, -1, onNone)
-		if ms.insertForced(v, at, holders, true) == inserted {
+		if ms.insertForced(v, at, holders, true, 0) == inserted {
 			return v
 		}
 		ms.popVertex()

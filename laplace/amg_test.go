@@ -100,10 +100,10 @@ func TestAMGLaplacian1D(t *testing.T) {
 // depend on the number of threads, every unknown with a strong coupling is
 // in one, each aggregate is connected through strong couplings, and the
 // count stays near that of one segment (the sequential greedy algorithm):
-// within 5% for these segments of about 10³ unknowns, whose borders hold a
+// within 5% for these segments of about 500 unknowns, whose borders hold a
 // large share of them (0.1% on the 10⁶-vertex benchmark's segments).
 func TestAggregateSegments(t *testing.T) {
-	m := jitteredCube(22, 0.4, 9)
+	m := jitteredCube(16, 0.4, 9)
 	order, unknown := freeOrder(m)
 	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
 	if err != nil {
@@ -114,7 +114,7 @@ func TestAggregateSegments(t *testing.T) {
 	defer func(s int) { aggregateSegment = s }(aggregateSegment)
 	aggregateSegment = a.n + 1
 	_, whole := aggregate(a, st)
-	aggregateSegment = 1024 // nine segments
+	aggregateSegment = 512 // seven segments
 	if a.n < 3*aggregateSegment {
 		t.Fatalf("%d unknowns: want several segments", a.n)
 	}
@@ -128,6 +128,7 @@ func TestAggregateSegments(t *testing.T) {
 	if d := math.Abs(float64(nc-whole)) / float64(whole); d > 0.05 {
 		t.Errorf("%d aggregates over segments, %d in one: %.1f%% apart", nc, whole, 100*d)
 	}
+	t.Logf("%d unknowns: %d aggregates over %d segments, %d in one", a.n, nc, (a.n+aggregateSegment-1)/aggregateSegment, whole)
 	// Connectivity: flood each aggregate from one member through strong
 	// couplings inside it.
 	var buf rowBuf
@@ -173,7 +174,7 @@ func TestAggregateSegments(t *testing.T) {
 // its residual is a small fraction of b's — and CG needs fewer iterations
 // from it.
 func TestInitialGuess(t *testing.T) {
-	m := jitteredCube(24, 0.4, 5)
+	m := jitteredCube(18, 0.4, 5)
 	order, unknown := freeOrder(m)
 	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
 	if err != nil {

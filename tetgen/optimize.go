@@ -236,18 +236,13 @@ func (ms *mesher) smooth(v int32) bool {
 		return false
 	}
 	var nb geom.Vec
-	n, sum := 0, 0.0
-	ms.buf2 = ms.buf2[:0]
-	for _, t := range star {
-		for _, u := range m.tet(t) {
-			if u != v && !slices.Contains(ms.buf2, u) {
-				ms.buf2 = append(ms.buf2, u)
-				nb = geom.Add(nb, m.pos(u))
-				sum += math.Sqrt(geom.Dist2(m.pos(u), orig))
-				n++
-			}
-		}
+	sum := 0.0
+	nbrs := ms.neighbours(v, star)
+	for _, u := range nbrs {
+		nb = geom.Add(nb, m.pos(u))
+		sum += math.Sqrt(geom.Dist2(m.pos(u), orig))
 	}
+	n := len(nbrs)
 	try(geom.Scale(1/float64(n), nb))
 	h := 0.2 * sum / float64(n)
 	for iter := 0; iter < smoothSteps && h > 1e-3*sum/float64(n); iter++ {
@@ -271,6 +266,20 @@ func (ms *mesher) smooth(v int32) bool {
 	}
 	m.setPos(v, best)
 	return best != orig
+}
+
+// neighbours returns (in ms.buf2) the vertices other than v of the tets
+// in star, v's star.
+func (ms *mesher) neighbours(v int32, star []int32) []int32 {
+	ms.buf2 = ms.buf2[:0]
+	for _, t := range star {
+		for _, u := range ms.m.tet(t) {
+			if u != v && !slices.Contains(ms.buf2, u) {
+				ms.buf2 = append(ms.buf2, u)
+			}
+		}
+	}
+	return ms.buf2
 }
 
 func (m *tri) setPos(v int32, p geom.Vec) {

@@ -2,6 +2,7 @@ package tetgen_test
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,12 @@ func buildPipelineInputs(t *testing.T, name string) {
 		}
 		s, _ = format.Clean(s, format.CleanOptions{})
 		for _, mode := range []string{"none", "medial", "depth"} {
+			if mode == "depth" && name == "plate.ply" && os.Getenv("PFMESH_LONG") == "" {
+				// medial.Build's depth core of the thin plate took 85 s
+				// CPU in session 4 (medial's remeshing), over this
+				// package's test budget: long run only.
+				continue
+			}
 			var core *medial.Core
 			t0 := time.Now()
 			switch mode {

@@ -113,18 +113,11 @@ func (ms *mesher) relocate(v int32, floor float64) bool {
 	m := ms.m
 	star := slices.Clone(m.star(v, ms.buf))
 	var c geom.Vec
-	n := 0
-	ms.buf2 = ms.buf2[:0]
-	for _, t := range star {
-		for _, u := range m.tet(t) {
-			if u != v && !slices.Contains(ms.buf2, u) {
-				ms.buf2 = append(ms.buf2, u)
-				c = geom.Add(c, m.pos(u))
-				n++
-			}
-		}
+	nbrs := ms.neighbours(v, star)
+	for _, u := range nbrs {
+		c = geom.Add(c, m.pos(u))
 	}
-	nv := ms.addVertex(geom.Scale(1/float64(n), c), vVolume, -1, onNone)
+	nv := ms.addVertex(geom.Scale(1/float64(len(nbrs)), c), vVolume, -1, onNone)
 	if ms.insertForced(nv, star[0], star, false, floor) != inserted {
 		ms.popVertex()
 		return false

@@ -1,7 +1,6 @@
 package tetgen
 
 import (
-	"os"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/format"
@@ -36,21 +35,4 @@ func TestCorpusCoarse(t *testing.T) {
 				s.NumVertices(), m.NumVertices(), m.NumTets(), rep.SteinerSegment, rep.SteinerFacet, rep.VoidSplits, rep.Timings)
 		})
 	}
-}
-
-// Quality mode on occt_propeller.stl once failed with "cannot split a
-// zero-pressure tet": refinement had put circumcentres within rounding of
-// existing vertices (centreGap). 5e5 tets and about 30 s, so it runs only
-// with PFMESH_LONG=1 (see bench/README.md).
-func TestCorpusPropellerQuality(t *testing.T) {
-	if os.Getenv("PFMESH_LONG") == "" {
-		t.Skip("long: set PFMESH_LONG=1")
-	}
-	s := loadCorpus(t, "occt_propeller.stl")
-	m, rep, err := Build(s, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkMesh(t, s, m)
-	t.Logf("%d tets, min dihedral %.3g°, quality capped %v", m.NumTets(), rep.Quality.MinDihedral, rep.QualityCapped)
 }

@@ -152,6 +152,6 @@ var corpusQuality = []struct {
 	{"cura_pbr3d_g1_buildplate.stl", 0.1, true},
 	{"netgen_hinge.stl", 1.5, true},
 	{"plb_aneurysm.stl", 0.85, true},
-	{"stlmodels_gearwheel.bin.stl", 0, true},
+	{"stlmodels_gearwheel.bin.stl", 0.0019, true},
 	{"occt_propeller.stl", 0.15, true},
 }

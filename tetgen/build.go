@@ -240,8 +240,7 @@ func build(s *format.Surface, opt Options, conforming bool) (*Mesh, *Report, err
 		{"voids", ms.splitVoids},
 		{"core slivers", ms.splitCoreSlivers},
 		{"optimize", ms.optimize},
-		{"slivers", ms.splitSlivers},
-		{"optimize slivers", ms.optimize},
+		{"slivers", ms.removeSlivers},
 	}
 	for _, st := range stages {
 		ms.stage(st.name)

@@ -22,16 +22,35 @@ import (
 // cavity is skipped. The new vertex is inside the body, so every new edge
 // and face has a free vertex: no zero-pressure simplex appears.
 
+// sliverRounds bounds the rounds of sliver insertion, each followed by
+// an optimization pass.
+const sliverRounds = 4
+
+// removeSlivers alternates sliver insertion and optimization until a
+// round inserts nothing.
+func (ms *mesher) removeSlivers() error {
+	if ms.opt.Coarse {
+		return nil
+	}
+	for range sliverRounds {
+		if ms.splitSlivers() == 0 {
+			return nil
+		}
+		if err := ms.optimize(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // maxSliverSplits bounds the points one pass inserts, per tet of the
 // mesh: the pass mends slivers, it is not a second refinement.
 const maxSliverSplits = 0.02
 
 // splitSlivers inserts the circumcentres of the tets below optTarget,
-// worst first.
-func (ms *mesher) splitSlivers() error {
-	if ms.opt.Coarse {
-		return nil
-	}
+// worst first, or relocates one of their interior vertices; it returns
+// how many points it inserted.
+func (ms *mesher) splitSlivers() int {
 	m := ms.m
 	target := math.Sin(optTarget)
 	type badTet struct {
@@ -74,7 +93,7 @@ func (ms *mesher) splitSlivers() error {
 			}
 		}
 	}
-	return nil
+	return inserted
 }
 
 // insertCircumcentre inserts the circumcentre of tet t when it lies

@@ -149,9 +149,9 @@ var corpusQuality = []struct {
 	{"yade_baraban.stl", 4.1, false},
 	{"openscad_example001.stl", 2.5, true},
 	{"gmsh_lever.stl", 0.98, true},
-	{"cura_pbr3d_g1_buildplate.stl", 0.1, true},
+	{"cura_pbr3d_g1_buildplate.stl", 0.42, true},
 	{"netgen_hinge.stl", 1.5, true},
 	{"plb_aneurysm.stl", 0.85, true},
-	{"stlmodels_gearwheel.bin.stl", 0.0019, true},
-	{"occt_propeller.stl", 0.15, true},
+	{"stlmodels_gearwheel.bin.stl", 0.028, true},
+	{"occt_propeller.stl", 0.22, true},
 }

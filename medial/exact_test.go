@@ -229,7 +229,13 @@ func TestExactCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			s, _ = format.Clean(s, format.CleanOptions{})
-			m, err := exactMesh(s, defaultCore(t, s), 1)
+			core := defaultCore(t, s)
+			for i := range len(core.Points) / 3 {
+				if p := geom.At(core.Points, int32(i)); winding(s, p) < 0.5 {
+					t.Fatalf("core point %d at %v is outside the body", i, p)
+				}
+			}
+			m, err := exactMesh(s, core, 1)
 			if err != nil {
 				t.Skipf("the exact mesher does not take it: %v", err)
 			}

@@ -176,7 +176,7 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		sn := newSnapper(m, info.onTri, in)
 		b.rep.SnappedToEdges, b.rep.SnappedToCorners, tris = sn.snapAll(tris)
 		b.progress("quality", frac(0.6))
-		improve(m, sn.inc, qualityTarget, 2, sn.movableAlong, sn.slide)
+		improve(m, sn.inc, qualityTarget, 2, sn.movable, sn.slide)
 		var n int
 		n, tris = sn.snapEdges(tris)
 		b.rep.SnappedToEdges += n
@@ -186,12 +186,16 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		checkInv("voids")
 		sn.refresh()
 		b.progress("quality", frac(0.65))
-		improve(m, sn.inc, qualityTarget, 4, sn.movableAlong, sn.slide)
+		improve(m, sn.inc, qualityTarget, 4, sn.movable, sn.slide)
 		info.onTri = sn.onTri
 		checkInv("improve")
 		b.progress("fidelity", frac(0.6))
 		ms, fid := measure(&locator{in: in, o: o, L: L, w: w}, m, tris, info.onTri, tol)
 		gapLimit := maxGap * m.Volume()
+		// Refinement follows the measurement before mending unless mending
+		// fixed every miss: a partial fix must not steer (or stall) the
+		// refinement differently.
+		steer := fid
 		if fid.mendable(tol) && len(fid.widest(gapLimit)) == 0 {
 			done := sn.mend(fid.bad, tris, tol)
 			b.rep.Mended += len(done.moved) + m.NumVertices() - int(done.added)
@@ -200,6 +204,9 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 			}
 			info.onTri = sn.onTri
 			fid = ms.update(done, tris, info.onTri, fid)
+			if len(fid.bad) == 0 {
+				steer = fid
+			}
 		}
 		b.rep.HausdorffIn, b.rep.HausdorffOut, b.rep.FillArea = fid.in, fid.out, fid.fillArea
 		b.rep.Rounds, b.rep.Leaves = round, len(o.leaves)
@@ -228,23 +235,23 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		// follow) would otherwise multiply the tets until maxRounds. The
 		// worst miss need not shrink every round, so two rounds without a
 		// new best end the refinement.
-		worst := max(fid.in, fid.out)
+		worst := max(steer.in, steer.out)
 		if worst < 0.99*bestWorst {
 			bestWorst, flat = worst, 0
 		} else {
 			flat++
 		}
-		wide := fid.widest(gapLimit)
-		gapStalled := round >= 3 && fid.gap >= 0.99*gapBefore
+		wide := steer.widest(gapLimit)
+		gapStalled := round >= 3 && steer.gap >= 0.99*gapBefore
 		stalled := flat >= 2
-		gapBefore = fid.gap
+		gapBefore = steer.gap
 		b.rep.VolumeGap = fid.gap
 		if debugf != nil {
 			debugf("round %d tets %d gap %.3g%% wide %d bad %d in %.3g out %.3g", round, m.NumTets(), 100*fid.gap/m.Volume(), len(wide), len(fid.bad), fid.in, fid.out)
 		}
-		refine := len(fid.bad) > 0 && !stalled || len(wide) > 0 && !gapStalled
+		refine := len(steer.bad) > 0 && !stalled || len(wide) > 0 && !gapStalled
 		if refine && round < maxRounds {
-			for _, x := range fid.bad {
+			for _, x := range steer.bad {
 				z.force(o, x)
 			}
 			for _, p := range wide {

@@ -165,10 +165,9 @@ func skipUnderRace(t *testing.T) {
 	}
 }
 
-// Vertices snapped to a crease may slide along it to lift small angles,
-// but the boundary must keep every crease exactly: points along each edge
-// of an L-shaped bracket (convex and reflex creases) lie on the output
-// boundary to rounding.
+// The boundary must keep every crease exactly, whatever snapping, quality
+// moves and mending do: points along each edge of an L-shaped bracket
+// (convex and reflex creases) lie on the output boundary to rounding.
 func TestCreasesKept(t *testing.T) {
 	const depth = 1.3
 	s := shapes.LBracket(2, 0.7, depth)

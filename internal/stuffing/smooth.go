@@ -14,12 +14,11 @@ import (
 // vertices anywhere (the boundary, and so the fidelity, does not depend
 // on them), boundary vertices only along the input surface — each trial
 // point is projected back onto the input and must land on the vertex's
-// own smooth patch — or, snapped to a crease, along creases between the
-// same two patches, and corners and vertices on surfaces spanning holes
-// not at all. A step is kept only if it raises that minimum and
-// every tet stays positive by the exact predicate. Vertices that share no
-// tet move in parallel, class by class, the classes fixed by the mesh, so
-// the result does not depend on scheduling.
+// own smooth patch — and vertices on features or on surfaces spanning
+// holes not at all. A step is kept only if it raises that minimum and
+// every tet stays positive by the exact predicate. Vertices are visited
+// in index order, one at a time, so the result does not depend on
+// scheduling.
 
 // maxCosDihedral returns the largest cosine of the dihedral angles of tet
 // abcd — the cosine of its smallest angle — or 2 when it is not positive.
@@ -112,28 +111,8 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 		}
 		slices.Sort(todo)
 		moved := false
-		// Vertices of one class share no tet, so they move at the same
-		// time without reading each other's positions; the occupancy map
-		// is only read then, and written afterwards in index order.
-		for _, class := range colorClasses(slices.Compact(todo), inc) {
-			start := make([]geom.Vec, len(class))
-			did := make([]bool, len(class))
-			parallelChunks(len(class), 8, func(lo, hi int) {
-				for i := lo; i < hi; i++ {
-					start[i] = m.Vertex(class[i])
-					did[i] = mq.relocate(class[i], slide)
-				}
-			})
-			for i, v := range class {
-				if !did[i] {
-					continue
-				}
-				if p := m.Vertex(v); !inc.at.free(p, v) {
-					// Another vertex of the class went to the same point.
-					copy(m.Positions[3*v:], start[i][:])
-					continue
-				}
-				inc.at.move(v, start[i], m.Vertex(v))
+		for _, v := range slices.Compact(todo) {
+			if mq.relocate(v, slide) {
 				moved = true
 				for _, t := range inc.tets[v] {
 					mq.cos[t] = mq.tetCos(t)
@@ -146,36 +125,8 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 	}
 }
 
-// colorClasses splits the sorted vertices todo into classes no two of
-// whose vertices share a tet, greedily in index order (the first class
-// that has no neighbour), so the classes depend on the mesh alone.
-func colorClasses(todo []int32, inc *incidence) [][]int32 {
-	color := make(map[int32]int, len(todo))
-	var classes [][]int32
-	var used []bool
-	for _, v := range todo {
-		used = used[:0]
-		used = append(used, make([]bool, len(classes)+1)...)
-		for _, t := range inc.tets[v] {
-			for _, u := range inc.m.Tets[4*t : 4*t+4] {
-				if c, ok := color[u]; ok && u != v {
-					used[c] = true
-				}
-			}
-		}
-		c := slices.Index(used, false)
-		if c == len(classes) {
-			classes = append(classes, nil)
-		}
-		color[v] = c
-		classes[c] = append(classes[c], v)
-	}
-	return classes
-}
-
 // relocate moves v to lower the largest dihedral cosine of its tets and
-// reports whether it moved; the caller records the move in the occupancy
-// map.
+// reports whether it moved.
 func (mq *meshQuality) relocate(v int32, slide slider) bool {
 	m := mq.m
 	start := m.Vertex(v)
@@ -235,5 +186,9 @@ func (mq *meshQuality) relocate(v int32, slide slider) bool {
 		}
 	}
 	set(cur)
-	return cur != start
+	if cur == start {
+		return false
+	}
+	mq.inc.at.move(v, start, cur)
+	return true
 }

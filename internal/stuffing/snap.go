@@ -171,29 +171,16 @@ func (s *snapper) boundary() []int32 {
 	return boundaryAmong(s.m.Tets, s.m.NumVertices(), func(v int32) bool { return s.m.Tags[v] == tetmesh.Boundary })
 }
 
-// movable says which vertices may move within their smooth patch:
+// movable says which vertices quality moves and mending may touch:
 // interior ones, and boundary vertices on the input that are not on a
 // feature.
 func (s *snapper) movable(v int32) bool {
 	return s.m.Tags[v] != tetmesh.Boundary || !s.fixed(v) && s.onTri[v] >= 0
 }
 
-// movableAlong says which vertices quality moves may touch: the movable
-// ones, and those on feature edges (along their crease); only corners stay.
-func (s *snapper) movableAlong(v int32) bool {
-	return s.movable(v) || s.corner[v] < 0 && s.edgeOf[v] >= 0
-}
-
-// slide maps a trial position p of boundary vertex v back onto the input:
-// onto the nearest feature edge with the same patches on its sides if v
-// is on a crease, else onto the input, which must be v's own patch there.
+// slide maps a trial position p of movable boundary vertex v back onto
+// the input, which must be v's own patch there.
 func (s *snapper) slide(v int32, p geom.Vec) (geom.Vec, bool) {
-	if e := s.edgeOf[v]; e >= 0 {
-		f := s.in.feat
-		sides := f.edgeSides(e)
-		q, e, _ := f.closestWhere(p, func(x int32) bool { return slices.Equal(f.edgeSides(x), sides) })
-		return q, e >= 0
-	}
 	q, t, _ := s.in.search.Closest(p)
 	return q, s.in.patch[t] == s.in.patch[s.onTri[v]]
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/shapes"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
+	"github.com/pfmesh/pfmesh/laplace"
 )
 
 // When the exact path fails, an automatic choice builds on the robust path
@@ -32,5 +33,26 @@ func TestExactFailureFallsBack(t *testing.T) {
 	}
 	if _, _, err := BuildSurface(s, Options{Modulus: 1e6, Mesher: MesherExact}); err == nil || !strings.Contains(err.Error(), "injected failure") {
 		t.Errorf("--mesher exact: error %v, want the exact path's", err)
+	}
+}
+
+// When the limited scheme's iteration fails, the Galerkin solution is the
+// field — clamped onto [0, 1] and reported — and the build says why.
+func TestLimitedFailureFallsBack(t *testing.T) {
+	defer func(f func(*tetmesh.Mesh, laplace.Options) (*laplace.LimitedField, error)) { solveLimited = f }(solveLimited)
+	solveLimited = func(*tetmesh.Mesh, laplace.Options) (*laplace.LimitedField, error) {
+		return nil, errors.New("injected stall")
+	}
+	p, rep, err := BuildSurface(shapes.Box(1, 1, 1, 1), Options{Modulus: 1e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sv := rep.Solver; sv.Scheme != SchemeGalerkin || !strings.Contains(sv.Fallback, "injected stall") || sv.Iterations == 0 {
+		t.Errorf("solver report %+v, want the Galerkin scheme and the limited one's failure", sv)
+	}
+	for v, e := range p.Epsilon {
+		if e < 0 || e > 1 {
+			t.Fatalf("ε = %g at vertex %d", e, v)
+		}
 	}
 }

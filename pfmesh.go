@@ -154,6 +154,9 @@ func meshAndSolve(s, clean, coreFile *format.Surface, opt Options, rep *Report, 
 	rep.Solver = sr
 	rep.EpsMin, rep.EpsMax = minMax(field.Epsilon)
 	detail := fmt.Sprintf("%s scheme: %d unknowns, %d CG iterations, residual %.2g", sr.Scheme, field.Unknowns, field.Iterations, field.Residual)
+	if sr.Fallback != "" {
+		detail += " (" + sr.Fallback + ")"
+	}
 	if sr.Scheme == SchemeLimited {
 		detail += fmt.Sprintf(" after %d corrections, %d of %d flux edges limited", sr.Corrections, sr.LimitedEdges, sr.FluxEdges)
 	}
@@ -171,11 +174,17 @@ func solve(mesh *tetmesh.Mesh, scheme string, opt laplace.Options) (*laplace.Fie
 	sr := SolverReport{Scheme: scheme}
 	switch scheme {
 	case SchemeLimited:
-		var lf *laplace.LimitedField
-		if lf, err = laplace.SolveLimited(mesh, opt); err == nil {
+		lf, lerr := solveLimited(mesh, opt)
+		if lerr == nil {
 			f = &lf.Field
 			sr.Corrections, sr.FluxEdges, sr.LimitedEdges = lf.Corrections, lf.FluxEdges, lf.LimitedEdges
+			break
 		}
+		// The limited equations are nonlinear and their iteration can
+		// stall (docs/field.md); the Galerkin solution, clamped and
+		// reported, is then the field, and the report says why.
+		sr.Scheme, sr.Fallback = SchemeGalerkin, fmt.Sprintf("limited scheme failed: %v", lerr)
+		f, err = laplace.Solve(mesh, opt)
 	case SchemeMonotone:
 		f, err = laplace.SolveMonotone(mesh, opt)
 	default:
@@ -187,6 +196,10 @@ func solve(mesh *tetmesh.Mesh, scheme string, opt laplace.Options) (*laplace.Fie
 	sr.Unknowns, sr.Iterations, sr.Residual = f.Unknowns, f.Iterations, f.Residual
 	return f, sr, nil
 }
+
+// solveLimited is the limited scheme's solver; tests replace it to
+// exercise the fallback to the Galerkin one.
+var solveLimited = laplace.SolveLimited
 
 // meshExact is the exact path's mesher; tests replace it to exercise the
 // fallback to the robust path.
@@ -397,6 +410,7 @@ type SolverReport struct {
 	// iterations of all of them), FluxEdges the edges whose positive
 	// coupling carries a flux and LimitedEdges those the limiter cut.
 	Scheme       string `json:"scheme"`
+	Fallback     string `json:"fallback,omitempty"` // why Scheme is not the one asked for
 	Corrections  int    `json:"corrections,omitempty"`
 	FluxEdges    int    `json:"flux_edges,omitempty"`
 	LimitedEdges int    `json:"limited_edges,omitempty"`

@@ -209,6 +209,7 @@ func (ins *Inspection) writeText(w io.Writer) {
 			Iterations   int     `json:"iterations"`
 			Residual     float64 `json:"residual"`
 			Scheme       string  `json:"scheme"`
+			Fallback     string  `json:"fallback"`
 			Corrections  int     `json:"corrections"`
 			LimitedEdges int     `json:"limited_edges"`
 			Clamped      int     `json:"clamped"`
@@ -224,6 +225,9 @@ func (ins *Inspection) writeText(w io.Writer) {
 		fmt.Fprintf(w, " %d CG iterations, residual %.2g", sv.Iterations, sv.Residual)
 		if sv.Corrections > 0 {
 			fmt.Fprintf(w, " after %d corrections, %d flux edges limited", sv.Corrections, sv.LimitedEdges)
+		}
+		if sv.Fallback != "" {
+			fmt.Fprintf(w, " (%s)", sv.Fallback)
 		}
 		if sv.Clamped > 0 {
 			fmt.Fprintf(w, "; %d values outside [0, 1] by up to %.2g clamped", sv.Clamped, sv.MaxClamped)

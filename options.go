@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/medial"
 )
 
 // Options controls Build. The zero value of every field but Modulus (or
@@ -82,7 +83,7 @@ const (
 
 // DefaultTetBudget is the TetBudget used when none is given: enough for
 // the field on typical parts (see docs/field.md), a few seconds to build.
-const DefaultTetBudget = 200_000
+const DefaultTetBudget = medial.DefaultTetBudget
 
 // withDefaults checks o and fills in defaults.
 func (o Options) withDefaults() (Options, error) {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/pfmesh/pfmesh/format"
-	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/laplace"
 	"github.com/pfmesh/pfmesh/medial"
@@ -223,7 +222,7 @@ func buildExact(clean, coreFile *format.Surface, opt Options, rep *Report, progr
 		PointTags:   coreTags(core.Points),
 		CoreSurface: core.Surface,
 		Core:        core.Inside,
-		Sizing:      budgeted(core.Sizing, math.Abs(rep.Surface.Volume), opt.TetBudget),
+		Sizing:      core.Sizing,
 		Progress:    progress("mesh"),
 	})
 	if err != nil {
@@ -262,7 +261,7 @@ func buildRobust(s, coreFile *format.Surface, opt Options, rep *Report, progress
 	}
 	rep.Core = core.Stats
 	rep.stage("core", coreLine(core))
-	sopt.Core, sopt.Sizing, sopt.Progress = core.Inside, budgeted(core.Sizing, first.Volume(), opt.TetBudget), progress("mesh")
+	sopt.Core, sopt.Sizing, sopt.Progress = core.Inside, core.Sizing, progress("mesh")
 	mesh, mrep, err := tetgen.BuildRobust(s, sopt)
 	if err != nil {
 		return nil, fmt.Errorf("meshing (robust path): %w", err)
@@ -273,20 +272,8 @@ func buildRobust(s, coreFile *format.Surface, opt Options, rep *Report, progress
 	return mesh, nil
 }
 
-// budgeted bounds a sizing function below by the edge length at which
-// about budget tets fill the volume, so that a fine core sizing on a thin
-// or large part cannot ask for millions of tets by default. A quality
-// mesh's tets average about a tenth of their edge length cubed.
-func budgeted(sizing func(geom.Vec) float64, volume float64, budget int) func(geom.Vec) float64 {
-	if sizing == nil || budget <= 0 || !(volume > 0) {
-		return sizing
-	}
-	floor := math.Cbrt(volume / (0.1 * float64(budget)))
-	return func(p geom.Vec) float64 { return max(sizing(p), floor) }
-}
-
 func buildCore(body, coreFile *format.Surface, opt Options, progress func(string) func(string, float64)) (*medial.Core, error) {
-	mopt := medial.Options{Mode: medial.Medial, Progress: progress("core")}
+	mopt := medial.Options{Mode: medial.Medial, TetBudget: opt.TetBudget, Progress: progress("core")}
 	switch {
 	case coreFile != nil:
 		mopt.Mode, mopt.CoreFile = medial.File, coreFile

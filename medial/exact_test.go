@@ -37,10 +37,10 @@ func long() bool { return os.Getenv("PFMESH_LONG") != "" }
 
 // exactField meshes s with the 1-set of core at the core's sizing divided
 // by refine and solves for ε with the plain P1 operator (laplace.Solve).
-// The root package switches to laplace.SolveMonotone when that leaves
-// [0, 1]; these tests judge the 1-set, so they keep the plain solution,
-// which reproduces linear fields, and log how far it leaves [0, 1] (see
-// docs/field.md for what the monotone operator does to these cases).
+// The root package solves with the flux-limited scheme
+// (laplace.SolveLimited) by default; these tests judge the 1-set, so they
+// keep the plain solution, which reproduces linear fields, and log how far
+// it leaves [0, 1] (docs/field.md).
 func exactField(t testing.TB, s *format.Surface, core *medial.Core, refine float64, sopt laplace.Options) (*tetmesh.Mesh, *laplace.Field) {
 	t.Helper()
 	m, err := exactMesh(s, core, refine)

@@ -98,11 +98,7 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 	if tol == 0 {
 		tol = 1e-10
 	}
-	progress := func(stage string, done float64) {
-		if opt.Progress != nil {
-			opt.Progress(stage, done)
-		}
-	}
+	progress := opt.progress
 	t0 := time.Now()
 	progress("assemble", 0)
 	sys, err := reducedSystem(m)

@@ -64,11 +64,7 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}
-	progress := func(stage string, done float64) {
-		if opt.Progress != nil {
-			opt.Progress(stage, done)
-		}
-	}
+	progress := opt.progress
 	t0 := time.Now()
 	progress("assemble", 0)
 	sys, err := reducedSystem(m)
@@ -100,6 +96,13 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	f.GradientTime = time.Since(t0)
 	progress("gradient", 1)
 	return f, nil
+}
+
+// progress reports stage progress to o.Progress, if set.
+func (o Options) progress(stage string, done float64) {
+	if o.Progress != nil {
+		o.Progress(stage, done)
+	}
 }
 
 // checkOptions validates the options Solve and SolveSystem share.
@@ -203,11 +206,7 @@ func SolveSystem(a *sparse.CSR, b []float64, opt Options) (*Field, error) {
 			return nil, fmt.Errorf("laplace: right-hand side %d is %g", i, v)
 		}
 	}
-	progress := func(stage string, done float64) {
-		if opt.Progress != nil {
-			opt.Progress(stage, done)
-		}
-	}
+	progress := opt.progress
 	f := &Field{}
 	if f.Epsilon, err = solveSystem(&c, b, opt, f, progress); err != nil {
 		return nil, err

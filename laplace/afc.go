@@ -196,20 +196,7 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 	f.LimitedEdges = fl.limited()
 	progress("solve", 1)
 
-	f.Epsilon = make([]float64, m.NumVertices())
-	for v, t := range m.Tags {
-		if t == tetmesh.Core {
-			f.Epsilon[v] = 1
-		}
-	}
-	for i, v := range sys.order {
-		f.Epsilon[v] = x[i]
-	}
-	t0 = time.Now()
-	progress("gradient", 0)
-	f.Gradient = tetmesh.VertexGradients(m.Positions, m.Tets, f.Epsilon)
-	f.GradientTime = time.Since(t0)
-	progress("gradient", 1)
+	f.setEpsilon(m, sys.order, x, progress)
 	return f, nil
 }
 

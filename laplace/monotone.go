@@ -48,21 +48,13 @@ func SolveMonotone(m *tetmesh.Mesh, opt Options) (*Field, error) {
 		return nil, err
 	}
 	f.AssembleTime = assembleTime
-	x := f.Epsilon
-	f.Epsilon = make([]float64, m.NumVertices())
-	for v, t := range m.Tags {
-		if t == tetmesh.Core {
-			f.Epsilon[v] = 1
-		}
-	}
 	// The exact solution of the M-matrix system lies in [0, 1]; what CG
 	// leaves outside is its own error, far below the tolerance.
-	for r, v := range order {
-		f.Epsilon[v] = min(max(x[r], 0), 1)
+	x := f.Epsilon
+	for r, v := range x {
+		x[r] = min(max(v, 0), 1)
 	}
-	t0 = time.Now()
-	f.Gradient = tetmesh.VertexGradients(m.Positions, m.Tets, f.Epsilon)
-	f.GradientTime = time.Since(t0)
+	f.setEpsilon(m, order, x, opt.progress)
 	return f, nil
 }
 

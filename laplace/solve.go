@@ -81,6 +81,13 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 		return nil, err
 	}
 
+	f.setEpsilon(m, order, x, progress)
+	return f, nil
+}
+
+// setEpsilon sets f.Epsilon on every vertex of m — 0 on Boundary, 1 on
+// Core, x[r] on the unknown order[r] — and the vertex gradients from it.
+func (f *Field) setEpsilon(m *tetmesh.Mesh, order []int32, x []float64, progress func(string, float64)) {
 	f.Epsilon = make([]float64, m.NumVertices())
 	for v, t := range m.Tags {
 		if t == tetmesh.Core {
@@ -90,12 +97,11 @@ func Solve(m *tetmesh.Mesh, opt Options) (*Field, error) {
 	for r, v := range order {
 		f.Epsilon[v] = x[r]
 	}
-	t0 = time.Now()
+	t0 := time.Now()
 	progress("gradient", 0)
 	f.Gradient = tetmesh.VertexGradients(m.Positions, m.Tets, f.Epsilon)
 	f.GradientTime = time.Since(t0)
 	progress("gradient", 1)
-	return f, nil
 }
 
 // progress reports stage progress to o.Progress, if set.

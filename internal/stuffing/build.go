@@ -123,6 +123,11 @@ var debugBad int
 // works on a tet.
 const qualityTarget = 15
 
+// flipTarget is the dihedral angle (degrees) below which flipInterior
+// works on a tet: the 10° aim with a margin, lower than qualityTarget
+// because flips and splits cost more than moves.
+const flipTarget = 12
+
 // maxGap is the largest volume gap between output boundary and input, as
 // a fraction of the volume, that Build accepts without refining: a
 // boundary within the Hausdorff tolerance can still shave thin rounded
@@ -187,6 +192,9 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		sn.refresh()
 		b.progress("quality", frac(0.65))
 		improve(m, sn.inc, qualityTarget, 4, sn.movable, sn.slide)
+		flips, splits := flipInterior(m, sn.inc, flipTarget, sn.movable, sn.slide)
+		b.rep.Flips += flips
+		b.rep.Steiner += splits
 		info.onTri = sn.onTri
 		checkInv("improve")
 		b.progress("fidelity", frac(0.6))

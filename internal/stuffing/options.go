@@ -71,6 +71,9 @@ type Report struct {
 	// points that missed the tolerance, and added on the input to split
 	// boundary edges that missed it, instead of refining the lattice.
 	Mended int
+	// Flips counts the 2-3 and 3-2 flips that replaced poor tets after
+	// snapping (boundary unchanged).
+	Flips int
 	// Notes lists anything the caller should know (clipping, tolerance
 	// not reached).
 	Notes []string

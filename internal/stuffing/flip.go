@@ -1,0 +1,371 @@
+package stuffing
+
+import (
+	"math"
+	"slices"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// Snapping pins boundary vertices to creases and corners, and what is left
+// under 10° is mostly a cap: three boundary vertices and one interior
+// vertex that relocation cannot lift because its other tets hold it. Moving
+// vertices cannot mend such a tet, but changing which tets fill the same
+// space can: flipInterior replaces a poor tet and a neighbour across an
+// interior face by three tets around the edge joining their apexes (2-3),
+// or the three tets around an interior edge by two sharing the triangle of
+// their other vertices (3-2). Both keep every face on the outside of the
+// tets they replace, so the boundary — and with it the Hausdorff distance
+// and volume — does not change; a flip is taken only if every new tet is
+// positive by the exact predicate, the new tets fill exactly the old ones'
+// volume, no new edge or face has only boundary vertices (a zero-pressure
+// void), and the smallest dihedral angle of the tets involved rises. After
+// each sweep of flips interior vertices are relocated again, since a flip
+// frees some. Poor tets are visited in index order, one at a time, so the
+// result does not depend on scheduling.
+
+// flipSweeps bounds the rounds of flips, splits and relocation.
+const flipSweeps = 10
+
+// flipInterior flips, splits and relocates around tets whose smallest
+// dihedral angle is below target (degrees) and returns how many flips and
+// face splits it made. After the first scan it looks only around the
+// vertices of the tets it worked on: nothing else changes.
+func flipInterior(m *tetmesh.Mesh, inc *incidence, target float64, movable func(v int32) bool, slide slider) (flips, splits int) {
+	goal := math.Cos(target * math.Pi / 180)
+	mq := &meshQuality{m: m, inc: inc}
+	flag := make([]bool, m.NumTets())
+	parallelFor(m.NumTets(), func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			flag[t] = tetCosAt(m, m.Tets[4*t:4*t+4]) > goal
+		}
+	})
+	var poor [][4]int32
+	for t, f := range flag {
+		if f {
+			poor = append(poor, [4]int32(m.Tets[4*t:4*t+4]))
+		}
+	}
+	for range flipSweeps {
+		if len(poor) == 0 {
+			break
+		}
+		var touched []int32
+		for _, q := range poor {
+			touched = append(touched, q[:]...)
+			// Earlier flips may have replaced this tet.
+			ts := inc.around(q[:]...)
+			if len(ts) != 1 {
+				continue
+			}
+			if inc.flipAround(ts[0]) {
+				flips++
+			} else if inc.splitNear(ts[0]) {
+				splits++
+				touched = append(touched, int32(m.NumVertices()-1))
+			}
+		}
+		slices.Sort(touched)
+		touched = slices.Compact(touched)
+		poorNear := func() (out [][4]int32, vs []int32) {
+			var ts []int32
+			for _, v := range touched {
+				ts = append(ts, inc.tets[v]...)
+			}
+			slices.Sort(ts)
+			for _, t := range slices.Compact(ts) {
+				if q := m.Tets[4*t : 4*t+4]; tetCosAt(m, q) > goal {
+					out = append(out, [4]int32(q))
+					vs = append(vs, q...)
+				}
+			}
+			slices.Sort(vs)
+			return out, slices.Compact(vs)
+		}
+		_, vs := poorNear()
+		for _, v := range vs {
+			if movable(v) && mq.relocate(v, slide) {
+				touched = append(touched, v)
+			}
+		}
+		poor, _ = poorNear()
+	}
+	return flips, splits
+}
+
+func tetCosAt(m *tetmesh.Mesh, q []int32) float64 {
+	return maxCosDihedral(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3]))
+}
+
+// flipAround makes the best flip among those replacing tet t and reports
+// whether there was one that raised the smallest angle.
+func (inc *incidence) flipAround(t int32) bool {
+	m := inc.m
+	q := [4]int32(m.Tets[4*t : 4*t+4])
+	var best flip
+	bestCos := tetCosAt(m, q[:])
+	try := func(f flip) {
+		if c, ok := inc.check(f); ok && c < bestCos {
+			best, bestCos = f, c
+		}
+	}
+	for k, face := range tetmesh.TetFaces {
+		for _, u := range inc.around(q[face[0]], q[face[1]], q[face[2]]) {
+			if u != t {
+				try(inc.twoThree(t, k, u))
+			}
+		}
+	}
+	for _, e := range tetmesh.TetEdges {
+		if ts := inc.around(q[e[0]], q[e[1]]); len(ts) == 3 {
+			if f, ok := inc.threeTwo(q[e[0]], q[e[1]], ts); ok {
+				try(f)
+			}
+		}
+	}
+	if best.old == nil {
+		return false
+	}
+	inc.apply(best)
+	return true
+}
+
+// flip replaces the tets old by the tets made.
+type flip struct {
+	old  []int32
+	made [][4]int32
+}
+
+// twoThree is the 2-3 flip of tet t and its neighbour u across the face
+// opposite t's local vertex k: three tets around the edge from t's vertex
+// k to u's vertex off that face, each t with one face vertex replaced.
+func (inc *incidence) twoThree(t int32, k int, u int32) flip {
+	m := inc.m
+	q := [4]int32(m.Tets[4*t : 4*t+4])
+	var e int32
+	for _, v := range m.Tets[4*u : 4*u+4] {
+		if !slices.Contains(q[:], v) {
+			e = v
+		}
+	}
+	f := flip{old: []int32{t, u}}
+	for j := range 4 {
+		if j != k {
+			n := q
+			n[j] = e
+			f.made = append(f.made, n)
+		}
+	}
+	return f
+}
+
+// threeTwo is the 3-2 flip removing edge ab, around which are exactly the
+// tets ts: two tets on the triangle of the other three vertices, each the
+// first tet with one of a, b replaced by the vertex it lacks. ok is false
+// when ab is on the boundary: then the three tets have four other
+// vertices, not three.
+func (inc *incidence) threeTwo(a, b int32, ts []int32) (f flip, ok bool) {
+	m := inc.m
+	q := [4]int32(m.Tets[4*ts[0] : 4*ts[0]+4])
+	var z int32 = -1
+	for _, u := range ts[1:] {
+		for _, v := range m.Tets[4*u : 4*u+4] {
+			if !slices.Contains(q[:], v) {
+				if z >= 0 && z != v {
+					return f, false
+				}
+				z = v
+			}
+		}
+	}
+	f = flip{old: slices.Clone(ts)}
+	for _, r := range []int32{a, b} {
+		n := q
+		n[slices.Index(q[:], r)] = z
+		f.made = append(f.made, n)
+	}
+	return f, true
+}
+
+// check returns the largest dihedral cosine of the tets f makes and
+// whether f is allowed: every new tet positive, the old volume filled
+// exactly, and no new interior edge or face with only boundary vertices.
+func (inc *incidence) check(f flip) (float64, bool) {
+	m := inc.m
+	worst := -1.0
+	vol := 0.0
+	for _, q := range f.made {
+		c := tetCosAt(m, q[:])
+		if c > 1 {
+			return 2, false
+		}
+		worst = max(worst, c)
+		vol += tetVolume(m, q[:])
+	}
+	old := 0.0
+	for _, t := range f.old {
+		old += tetVolume(m, m.Tets[4*t:4*t+4])
+	}
+	if math.Abs(vol-old) > 1e-9*old {
+		return 2, false
+	}
+	isB := func(v int32) bool { return m.Tags[v] == tetmesh.Boundary }
+	if len(f.made) == 3 {
+		// The new edge joins the two apexes, in every new tet.
+		var apex []int32
+		for _, v := range f.made[0] {
+			if slices.Contains(f.made[1][:], v) && slices.Contains(f.made[2][:], v) {
+				apex = append(apex, v)
+			}
+		}
+		if len(apex) != 2 || isB(apex[0]) && isB(apex[1]) {
+			return 2, false
+		}
+	} else {
+		// The new face is the one the two new tets share.
+		all := true
+		for _, v := range f.made[0] {
+			if slices.Contains(f.made[1][:], v) {
+				all = all && isB(v)
+			}
+		}
+		if all {
+			return 2, false
+		}
+	}
+	return worst, true
+}
+
+func tetVolume(m *tetmesh.Mesh, q []int32) float64 {
+	a := m.Vertex(q[0])
+	return geom.Dot(geom.Sub(m.Vertex(q[1]), a), geom.Cross(geom.Sub(m.Vertex(q[2]), a), geom.Sub(m.Vertex(q[3]), a))) / 6
+}
+
+// apply makes flip f: the new tets take the old ones' slots, extra ones go
+// to the end, and an unused slot is filled by the last tet.
+func (inc *incidence) apply(f flip) {
+	for i, q := range f.made {
+		if i < len(f.old) {
+			inc.setTet(f.old[i], q)
+		} else {
+			inc.addTet(q)
+		}
+	}
+	if len(f.old) > len(f.made) {
+		inc.removeTet(f.old[len(f.made)])
+	}
+}
+
+// setTet makes tet t have the vertices q.
+func (inc *incidence) setTet(t int32, q [4]int32) {
+	m := inc.m
+	for _, v := range m.Tets[4*t : 4*t+4] {
+		inc.tets[v] = slices.DeleteFunc(inc.tets[v], func(u int32) bool { return u == t })
+	}
+	copy(m.Tets[4*t:], q[:])
+	for _, v := range q {
+		inc.tets[v] = append(inc.tets[v], t)
+	}
+}
+
+func (inc *incidence) addTet(q [4]int32) {
+	m := inc.m
+	t := int32(m.NumTets())
+	m.Tets = append(m.Tets, q[:]...)
+	for _, v := range q {
+		inc.tets[v] = append(inc.tets[v], t)
+	}
+}
+
+// removeTet deletes tet t, moving the last tet into its slot.
+func (inc *incidence) removeTet(t int32) {
+	m := inc.m
+	last := int32(m.NumTets() - 1)
+	inc.setTet(t, [4]int32(m.Tets[4*last:4*last+4]))
+	for _, v := range m.Tets[4*last : 4*last+4] {
+		inc.tets[v] = slices.DeleteFunc(inc.tets[v], func(u int32) bool { return u == last })
+	}
+	m.Tets = m.Tets[:4*last]
+}
+
+// splitNear adds an interior vertex on an interior face or edge of tet
+// t, splitting the tets around it, and relocates it. Of the splits that
+// raise the smallest angle of the tets they replace it keeps the best and
+// reports whether there was one. It mends caps whose interior vertex sits
+// too close to their boundary face: the new vertex takes its place over
+// the boundary edges. (Edges with both ends on the boundary are boundary
+// edges: a vertex there would be a boundary vertex.)
+func (inc *incidence) splitNear(t int32) bool {
+	m := inc.m
+	q := [4]int32(m.Tets[4*t : 4*t+4])
+	var cands [][]int32
+	for _, f := range tetmesh.TetFaces {
+		face := []int32{q[f[0]], q[f[1]], q[f[2]]}
+		if len(inc.around(face...)) == 2 {
+			cands = append(cands, face)
+		}
+	}
+	for _, e := range tetmesh.TetEdges {
+		if m.Tags[q[e[0]]] != tetmesh.Boundary || m.Tags[q[e[1]]] != tetmesh.Boundary {
+			cands = append(cands, []int32{q[e[0]], q[e[1]]})
+		}
+	}
+	var best []int32
+	bestCos := 2.0
+	for _, vs := range cands {
+		if c, ok := inc.trySplit(vs, false); ok && c < bestCos {
+			best, bestCos = vs, c
+		}
+	}
+	if best == nil {
+		return false
+	}
+	// Relocation is deterministic: the split made again ends the same.
+	inc.trySplit(best, true)
+	return true
+}
+
+// trySplit splits the tets around simplex vs at its centroid, relocates
+// the new vertex, and returns the largest dihedral cosine of the new tets;
+// ok says whether that beats the replaced tets. Unless keep, it then
+// undoes the split.
+func (inc *incidence) trySplit(vs []int32, keep bool) (c float64, ok bool) {
+	m := inc.m
+	ts := inc.around(vs...)
+	before := -1.0
+	old := make([][4]int32, len(ts))
+	for i, t := range ts {
+		old[i] = [4]int32(m.Tets[4*t : 4*t+4])
+		before = max(before, tetCosAt(m, old[i][:]))
+	}
+	nt := int32(m.NumTets())
+	p := inc.addVertex(centroid(m, vs), tetmesh.Interior)
+	inc.splitAt(vs, p)
+	mq := &meshQuality{m: m, inc: inc}
+	mq.relocate(p, nil)
+	c = mq.worstAround(p, math.Inf(1))
+	if !keep {
+		inc.unsplit(ts, old, nt, p)
+	}
+	return c, c < before
+}
+
+// unsplit undoes a trySplit: tets ts get back the vertices old, the tets
+// from nt on go, and so does vertex p, the last one.
+func (inc *incidence) unsplit(ts []int32, old [][4]int32, nt, p int32) {
+	m := inc.m
+	for c := int32(m.NumTets()) - 1; c >= nt; c-- {
+		for _, v := range m.Tets[4*c : 4*c+4] {
+			inc.tets[v] = slices.DeleteFunc(inc.tets[v], func(x int32) bool { return x == c })
+		}
+	}
+	m.Tets = m.Tets[:4*nt]
+	for i, t := range ts {
+		inc.setTet(t, old[i])
+	}
+	if at := m.Vertex(p); inc.at[at] == p {
+		delete(inc.at, at)
+	}
+	m.Positions, m.Tags, inc.tets = m.Positions[:3*p], m.Tags[:p], inc.tets[:p]
+}

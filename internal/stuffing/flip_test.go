@@ -1,0 +1,190 @@
+package stuffing
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/shapes"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
+)
+
+// A flat bipyramid: triangle abc in z = 0, apexes d and e at height ±h
+// over its centroid, as the two tets abcd and abce (positive).
+func bipyramid(h float64, apex tetmesh.Tag) *tetmesh.Mesh {
+	s := math.Sqrt(3) / 2
+	m := &tetmesh.Mesh{
+		Positions: []float64{0, 0, 0, 1, 0, 0, 0.5, s, 0, 0.5, s / 3, h, 0.5, s / 3, -h},
+		Tets:      []int32{0, 1, 2, 3, 0, 2, 1, 4},
+		Tags:      []tetmesh.Tag{tetmesh.Boundary, tetmesh.Boundary, tetmesh.Boundary, apex, apex},
+	}
+	return m
+}
+
+// boundarySet returns the boundary triangles of m as sorted vertex
+// triples, sorted, independently of tet order and orientation.
+func boundarySet(m *tetmesh.Mesh) [][3]int32 {
+	tris, _ := boundaryOf(m.Tets, m.NumVertices())
+	var out [][3]int32
+	for i := 0; i < len(tris); i += 3 {
+		f := [3]int32{tris[i], tris[i+1], tris[i+2]}
+		slices.Sort(f[:])
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b [3]int32) int { return slices.Compare(a[:], b[:]) })
+	return out
+}
+
+// smallestAngle is the smallest dihedral angle of m in degrees, from the
+// angle between the two faces at each edge (not from face normals, as
+// cosRange has it).
+func smallestAngle(m *tetmesh.Mesh) float64 {
+	lo := 180.0
+	for t := range m.NumTets() {
+		q := m.Tets[4*t : 4*t+4]
+		for _, e := range tetmesh.TetEdges {
+			a, b := m.Vertex(q[e[0]]), m.Vertex(q[e[1]])
+			var o []geom.Vec
+			for k := range 4 {
+				if k != e[0] && k != e[1] {
+					o = append(o, m.Vertex(q[k]))
+				}
+			}
+			// Components of the other two vertices across the edge.
+			ab := geom.Sub(b, a)
+			perp := func(p geom.Vec) geom.Vec {
+				v := geom.Sub(p, a)
+				return geom.Sub(v, geom.Scale(geom.Dot(v, ab)/geom.Dot(ab, ab), ab))
+			}
+			u, w := perp(o[0]), perp(o[1])
+			lo = min(lo, math.Acos(geom.Dot(u, w)/(geom.Norm(u)*geom.Norm(w)))*180/math.Pi)
+		}
+	}
+	return lo
+}
+
+func meshVolume(m *tetmesh.Mesh) float64 {
+	v := 0.0
+	for t := range m.NumTets() {
+		v += tetVolume(m, m.Tets[4*t:4*t+4])
+	}
+	return v
+}
+
+// The 2-3 flip of a flat bipyramid: three tets around the apex edge, the
+// same boundary and volume, a larger smallest angle; the 3-2 flip of the
+// result gives the two tets back (though it is refused: abc has only
+// boundary vertices). With boundary apexes the new edge
+// would join two boundary vertices inside the body and the flip is
+// refused.
+func TestFlipBipyramid(t *testing.T) {
+	m := bipyramid(0.05, tetmesh.Interior)
+	inc := newIncidence(m)
+	before, vol, faces := smallestAngle(m), meshVolume(m), boundarySet(m)
+	if !inc.flipAround(0) {
+		t.Fatal("no flip of the flat bipyramid")
+	}
+	if m.NumTets() != 3 || len(inc.around(3, 4)) != 3 {
+		t.Fatalf("after the 2-3 flip: %d tets, %d around the apex edge; want 3, 3", m.NumTets(), len(inc.around(3, 4)))
+	}
+	for q := range slices.Chunk(m.Tets, 4) {
+		if geom.Orient3D(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3])) <= 0 {
+			t.Errorf("tet %v not positive", q)
+		}
+	}
+	if after := smallestAngle(m); !(after > before+5) {
+		t.Errorf("smallest angle %.2f° → %.2f°, want a rise of more than 5°", before, after)
+	}
+	if got := meshVolume(m); math.Abs(got-vol) > 1e-15 {
+		t.Errorf("volume %.17g, was %.17g", got, vol)
+	}
+	if !slices.Equal(boundarySet(m), faces) {
+		t.Errorf("boundary changed: %v, was %v", boundarySet(m), faces)
+	}
+	f, ok := inc.threeTwo(3, 4, inc.around(3, 4))
+	if !ok {
+		t.Fatal("3-2 flip of the three tets refused")
+	}
+	// Back, abc would be a face inside the body with only boundary
+	// vertices: refused, but geometrically it is the inverse.
+	if _, ok := inc.check(f); ok {
+		t.Error("3-2 flip back to a face of boundary vertices allowed")
+	}
+	inc.apply(f)
+	if m.NumTets() != 2 || !slices.Equal(boundarySet(m), faces) || math.Abs(meshVolume(m)-vol) > 1e-15 {
+		t.Errorf("3-2 flip back: %d tets, boundary %v, volume %g", m.NumTets(), boundarySet(m), meshVolume(m))
+	}
+
+	m = bipyramid(0.05, tetmesh.Boundary)
+	if newIncidence(m).flipAround(0) {
+		t.Error("flipped to an edge between two boundary vertices inside the body")
+	}
+}
+
+// A tall bipyramid is fine as it is: its 2-3 flip would make slivers
+// around the long apex edge, and none is made.
+func TestFlipKeepsGoodTets(t *testing.T) {
+	m := bipyramid(0.8, tetmesh.Interior)
+	if newIncidence(m).flipAround(0) {
+		t.Errorf("flipped a good bipyramid into %v", m.Tets)
+	}
+}
+
+// A split tried and undone leaves the mesh as it was: tets, vertices,
+// incidence and occupancy.
+func TestSplitUndo(t *testing.T) {
+	m := bipyramid(0.05, tetmesh.Interior)
+	inc := newIncidence(m)
+	tets, pos := slices.Clone(m.Tets), slices.Clone(m.Positions)
+	for _, vs := range [][]int32{{0, 1, 2}, {2, 4}, {0, 3}} {
+		if n := len(inc.around(vs...)); n == 0 {
+			t.Fatalf("fixture: nothing around %v", vs)
+		}
+		c, _ := inc.trySplit(vs, false)
+		if c > 1 {
+			t.Errorf("split of %v: largest cosine %g", vs, c)
+		}
+		if !slices.Equal(m.Tets, tets) || !slices.Equal(m.Positions, pos) || len(m.Tags) != 5 || len(inc.at) != 5 || len(inc.tets) != 5 {
+			t.Fatalf("split of %v not undone: tets %v, %d coordinates, %d tags, %d occupied, %d incidence lists", vs, m.Tets, len(m.Positions), len(m.Tags), len(inc.at), len(inc.tets))
+		}
+		for v, ts := range inc.tets {
+			want := newIncidence(m).tets[v]
+			slices.Sort(ts)
+			if !slices.Equal(ts, want) {
+				t.Errorf("split of %v: tets of vertex %d %v, want %v", vs, v, ts, want)
+			}
+		}
+	}
+}
+
+// On a built mesh, flipping and splitting towards a high target keeps the
+// boundary triangle for triangle, the volume, Validate, and never lowers
+// the smallest angle.
+func TestFlipInteriorKeepsBoundary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a mesh")
+	}
+	m, _, err := Build(shapes.LBracket(2, 0.5, 1), Options{Tolerance: 0.02})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, vol, faces := smallestAngle(m), meshVolume(m), boundarySet(m)
+	interior := func(v int32) bool { return m.Tags[v] != tetmesh.Boundary }
+	flips, splits := flipInterior(m, newIncidence(m), 25, interior, nil)
+	if flips == 0 || splits == 0 {
+		t.Errorf("%d flips, %d splits towards 25°: the test exercises nothing", flips, splits)
+	}
+	if err := tetmesh.Validate(m); err != nil {
+		t.Error(err)
+	}
+	if after := smallestAngle(m); after < before-1e-9 {
+		t.Errorf("smallest angle %.3f° → %.3f°", before, after)
+	}
+	if got := meshVolume(m); math.Abs(got-vol) > 1e-12*vol {
+		t.Errorf("volume %.15g, was %.15g", got, vol)
+	}
+	if !slices.Equal(boundarySet(m), faces) {
+		t.Error("boundary triangles changed")
+	}
+}

@@ -213,6 +213,7 @@ func (ms *measurement) inputTri(t int32) inResult {
 			uniform = false
 		}
 	}
+	hint := int32(-1)
 	for i := 0; i <= n; i++ {
 		for j := 0; i+j <= n; j++ {
 			k := n - i - j
@@ -226,7 +227,8 @@ func (ms *measurement) inputTri(t int32) inResult {
 				continue
 			}
 			r.bounding = true
-			_, _, d2 := ms.outIndex.Closest(p)
+			var d2 float64
+			hint, d2 = nearestFrom(ms.outIndex, p, hint)
 			d := math.Sqrt(d2)
 			r.d = max(r.d, d)
 			if d > tol {
@@ -247,8 +249,10 @@ func (ms *measurement) outputTri(t int32) outResult {
 		r.fill = area
 		return r
 	}
+	hint := int32(-1)
 	for k, p := range [4]geom.Vec{mid(a, b), mid(b, c), mid(c, a), geom.Scale(1.0/3, geom.Add(a, geom.Add(b, c)))} {
-		_, _, d2 := ms.inIndex.Closest(p)
+		var d2 float64
+		hint, d2 = nearestFrom(ms.inIndex, p, hint)
 		d := math.Sqrt(d2)
 		r.d = max(r.d, d)
 		if d > ms.tol {
@@ -374,6 +378,26 @@ func (ms *measurement) update(done mended, tris, onTri []int32, prev fidelity) f
 		}
 	})
 	return ms.fidelity()
+}
+
+// nearestFrom returns the triangle of ix nearest p and its squared
+// distance, as ix.Closest does, searching only nearer than triangle hint
+// (the answer for a neighbouring sample) when there is one: samples along
+// a triangle mostly share their nearest triangle, and the bound prunes
+// the search to its neighbourhood. The distance is the same either way.
+func nearestFrom(ix *trisearch.Index, p geom.Vec, hint int32) (int32, float64) {
+	dist2 := func(t int32) float64 {
+		a, b, c := ix.Triangle(t)
+		return geom.Dist2(p, trisearch.ClosestOnTriangle(p, a, b, c))
+	}
+	if hint < 0 {
+		return ix.Tree.Nearest(p, dist2)
+	}
+	bound := dist2(hint)
+	if t, d2 := ix.Tree.NearestWithin(p, bound, dist2); t >= 0 {
+		return t, d2
+	}
+	return hint, bound
 }
 
 func mid(a, b geom.Vec) geom.Vec { return geom.Scale(0.5, geom.Add(a, b)) }

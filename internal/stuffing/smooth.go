@@ -95,12 +95,15 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 		}
 	})
 	goal := math.Cos(target * math.Pi / 180)
+	// A vertex that could not move stays put in later passes unless a
+	// neighbour moved since: the search would repeat itself exactly.
+	stuck := make([]bool, m.NumVertices())
 	for range passes {
 		var todo []int32
 		for t, c := range mq.cos {
 			if c > goal {
 				for _, v := range m.Tets[4*t : 4*t+4] {
-					if movable(v) {
+					if movable(v) && !stuck[v] {
 						todo = append(todo, v)
 					}
 				}
@@ -112,10 +115,15 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 		slices.Sort(todo)
 		moved := false
 		for _, v := range slices.Compact(todo) {
-			if mq.relocate(v, slide) {
-				moved = true
-				for _, t := range inc.tets[v] {
-					mq.cos[t] = mq.tetCos(t)
+			if !mq.relocate(v, slide) {
+				stuck[v] = true
+				continue
+			}
+			moved = true
+			for _, t := range inc.tets[v] {
+				mq.cos[t] = mq.tetCos(t)
+				for _, u := range m.Tets[4*t : 4*t+4] {
+					stuck[u] = false
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package stuffing
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -42,12 +43,17 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 	// Look no farther than a twentieth of the boundary's extent: a part
 	// thicker than that is not thin.
 	reach := boxDiagonal(m.Positions, verts) / 20
-	best := make([]float64, len(verts))
+	// Only the smallest thickness is wanted, so each search looks no
+	// farther than the smallest found so far: the vertex where it is
+	// smallest still finds it, whatever the order, so the result does not
+	// depend on scheduling. (Non-negative floats order as their bits.)
+	var least atomic.Uint64
+	least.Store(math.Float64bits(reach * reach))
 	parallelFor(len(verts), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v := verts[i]
 			p, n := m.Vertex(v), normal[v]
-			_, d2 := ix.Tree.NearestWithin(p, reach*reach, func(t int32) float64 {
+			_, d2 := ix.Tree.NearestWithin(p, math.Float64frombits(least.Load()), func(t int32) float64 {
 				w := tris[3*t : 3*t+3]
 				if geom.Dot(tn[t], n) > facingCos || w[0] == v || w[1] == v || w[2] == v {
 					return math.Inf(1)
@@ -62,14 +68,15 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 				}
 				return geom.Dist2(p, q)
 			})
-			best[i] = math.Sqrt(d2)
+			for {
+				old := least.Load()
+				if d2 >= math.Float64frombits(old) || least.CompareAndSwap(old, math.Float64bits(d2)) {
+					break
+				}
+			}
 		}
 	})
-	out := math.Inf(1)
-	for _, d := range best {
-		out = min(out, d)
-	}
-	return out
+	return math.Sqrt(math.Float64frombits(least.Load()))
 }
 
 // boxDiagonal returns the diagonal of the bounding box of vertices vs.

@@ -59,8 +59,11 @@ type tri struct {
 	buf2     []int32
 	newTets  []int32
 	newVerts []int32 // four per new tet, before slots are assigned
-	link     linkTable
-	rng      uint64
+	link     faceLinker
+	// lazyVT skips keeping vt current during insertions (pointVertices
+	// restores it): Delaunay construction never reads it.
+	lazyVT bool
+	rng    uint64
 
 	// onSubface, when set, is told where each subface's tet face moved.
 	onSubface func(s, face int32)
@@ -127,7 +130,7 @@ func (m *tri) orientFace(t int32, k int, v int32) int {
 // of finite tet t.
 func (m *tri) inSphere(t int32, v int32) bool {
 	q := m.c[t<<3 : t<<3+4]
-	return geom.InSphereSoSAt(m.xyz, q[0], q[1], q[2], q[3], v) > 0
+	return inSphereAt(m.xyz, q[0], q[1], q[2], q[3], v) > 0
 }
 
 // conflict reports whether inserting vertex v destroys tet t.
@@ -349,100 +352,116 @@ func (m *tri) fillCavity(v int32) {
 	m.linkAround(v, m.newTets)
 }
 
-// linkTable links the new tets of one insertion across the faces through
-// the new vertex: each such face is known by its other two vertices, a
-// directed edge of the cavity boundary. Boundary vertices get small local
-// numbers (a sparse set, no clearing), and edges index an L×L table.
-type linkTable struct {
-	local []int32 // per vertex (ghost last): position in verts, if verts agrees
-	verts []int32
-	tab   []int32
+// faceLinker links the new tets of one insertion across their faces
+// through the new vertex. Each such face is known by its other two
+// vertices, a directed edge a→b of the cavity boundary, and meets the face
+// with the edge b→a: an open-addressing table keyed by the edge, hashed
+// symmetrically so both directions probe the same run. Entries carry the
+// insertion's stamp instead of being cleared, so the work per insertion
+// is proportional to the cavity, whatever the mesh size.
+type faceLinker struct {
+	slot  []linkSlot
+	stamp uint32
 }
 
-func (l *linkTable) id(v int32) int32 {
-	i := v
-	if v == ghost {
-		i = int32(len(l.local) - 1)
+type linkSlot struct {
+	edge  uint64 // edgeKey(a, b)
+	face  int32  // 4·t+k
+	stamp uint32
+}
+
+// reset prepares the table for n faces.
+func (l *faceLinker) reset(n int) {
+	size := 64
+	for size < 2*n {
+		size *= 2
 	}
-	if j := l.local[i]; j < int32(len(l.verts)) && l.verts[j] == v {
-		return j
+	l.stamp++
+	if size > len(l.slot) || l.stamp == 0 {
+		l.slot = make([]linkSlot, size)
+		l.stamp = 1
 	}
-	l.local[i] = int32(len(l.verts))
-	l.verts = append(l.verts, v)
-	return l.local[i]
+}
+
+// match returns the face already entered with edge b→a, or enters face f
+// with edge a→b and returns noTet.
+func (l *faceLinker) match(a, b, f int32) int32 {
+	ua, ub := uint64(uint32(a)), uint64(uint32(b))
+	mask := uint64(len(l.slot) - 1)
+	h := ((ua^ub)<<32 | (ua+ub)&0xFFFFFFFF) * 0x9E3779B97F4A7C15
+	want, own := ub<<32|ua, ua<<32|ub
+	for i := h >> 40 & mask; ; i = (i + 1) & mask {
+		e := &l.slot[i]
+		if e.stamp != l.stamp {
+			*e = linkSlot{edge: own, face: f, stamp: l.stamp}
+			return noTet
+		}
+		if e.edge == want {
+			e.edge = ^uint64(0) // matched: no third face may take it
+			return e.face
+		}
+	}
 }
 
 // linkAround links the given tets, which all have vertex v, to each other
-// across their faces through v, and points their vertices at them.
+// across their faces through v, and points their vertices at them. A face
+// through v that no other tet shares (on a surface the caller is
+// building) is left as noTet.
 func (m *tri) linkAround(v int32, tets []int32) {
 	l := &m.link
-	if len(l.local) < len(m.vt)+1 {
-		l.local = make([]int32, len(m.vt)+1+len(m.vt)/2)
-	}
-	l.verts = l.verts[:0]
-	// Local numbers for the boundary vertices; each new tet's face
-	// through v is the directed edge a→b of the cone's base.
+	l.reset(3 * len(tets))
 	for _, id := range tets {
+		b := id << 3
+		r := m.c[b : b+8 : b+8]
 		for s := int32(0); s < 4; s++ {
-			if u := m.c[id<<3|s]; u != v {
-				l.id(u)
+			if r[s] == v {
+				continue
+			}
+			f := &faces[s]
+			x0, x1, x2 := r[f[0]], r[f[1]], r[f[2]]
+			var a, b int32
+			switch v {
+			case x0:
+				a, b = x1, x2
+			case x1:
+				a, b = x2, x0
+			default:
+				a, b = x0, x1
+			}
+			o := l.match(a, b, 4*id+s)
+			r[4+s] = o
+			if o >= 0 {
+				m.c[ni(o)] = 4*id + s
 			}
 		}
 	}
-	// A face through v that no other tet shares (on a surface the
-	// caller is building) is left as noTet.
-	n := int32(len(l.verts))
-	var big map[int64]int32 // for the rare huge cavity (cospherical input)
-	if n > 256 {
-		big = make(map[int64]int32, 3*len(tets))
-	} else {
-		if int(n*n) > len(l.tab) {
-			l.tab = make([]int32, n*n)
-		}
-		for i := range l.tab[:n*n] {
-			l.tab[i] = noTet
-		}
-	}
-	for pass := 0; pass < 2; pass++ {
-		for _, id := range tets {
-			r := m.c[id<<3 : id<<3+8]
-			for s := int32(0); s < 4; s++ {
-				if r[s] == v {
-					continue
-				}
-				f := &faces[s]
-				x0, x1, x2 := r[f[0]], r[f[1]], r[f[2]]
-				var a, b int32
-				switch v {
-				case x0:
-					a, b = x1, x2
-				case x1:
-					a, b = x2, x0
-				default:
-					a, b = x0, x1
-				}
-				la, lb := l.id(a), l.id(b)
-				switch {
-				case big != nil && pass == 0:
-					big[int64(la)*int64(n)+int64(lb)] = 4*id + s
-				case big != nil:
-					o, ok := big[int64(lb)*int64(n)+int64(la)]
-					if !ok {
-						o = noTet
-					}
-					r[4+s] = o
-				case pass == 0:
-					l.tab[la*n+lb] = 4*id + s
-				default:
-					r[4+s] = l.tab[lb*n+la]
-				}
-			}
-		}
+	if m.lazyVT {
+		return
 	}
 	for _, id := range tets {
 		for _, u := range m.c[id<<3 : id<<3+4] {
 			if u >= 0 {
 				m.vt[u] = id
+			}
+		}
+	}
+}
+
+// pointVertices sets vt for every vertex to a live tet that holds it (the
+// last in slot order), after insertions made with lazyVT.
+func (m *tri) pointVertices() {
+	for i := range m.vt {
+		m.vt[i] = noTet
+	}
+	c := m.c
+	for b := 0; b+8 <= len(c); b += 8 {
+		if c[b] == dead {
+			continue
+		}
+		t := int32(b >> 3)
+		for _, u := range c[b : b+4] {
+			if u >= 0 {
+				m.vt[u] = t
 			}
 		}
 	}
@@ -587,6 +606,7 @@ func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
 		return nil, nil, nil, err
 	}
 	hint := int32(0)
+	m.lazyVT = true
 	for i := range all {
 		if i == used[0] || i == used[1] || i == used[2] || i == used[3] {
 			continue
@@ -597,6 +617,8 @@ func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
 		}
 		hint = m.newTets[0]
 	}
+	m.lazyVT = false
+	m.pointVertices()
 	return m, perm, dup, nil
 }
 

@@ -1,6 +1,10 @@
 package tetgen
 
-import "math"
+import (
+	"math"
+	"runtime"
+	"sync"
+)
 
 // brioOrder returns the vertex indices in a biased randomized insertion
 // order (Amenta, Choi & Rote 2003): rounds of geometrically growing size,
@@ -24,25 +28,47 @@ func brioOrder(xyz []float64, idx []int32) []int32 {
 			hi[k] = max(hi[k], x)
 		}
 	}
+	const bits = 20
 	ext := max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2])
 	scale := 0.0
 	if ext > 0 {
-		scale = float64(1<<21-1) / ext
+		scale = float64(1<<bits-1) / ext
 	}
-	for i, v := range idx {
-		var c [3]uint32
-		for k := 0; k < 3; k++ {
-			c[k] = uint32((xyz[3*int(v)+k] - lo[k]) * scale)
+	keyRange := func(from, to int) {
+		for i := from; i < to; i++ {
+			v := int(idx[i])
+			var c [3]uint32
+			for k := 0; k < 3; k++ {
+				c[k] = uint32((xyz[3*v+k] - lo[k]) * scale)
+			}
+			// Round r holds about n/2^(r+1) points; earlier rounds are
+			// the sparse ones, so the round number is inverted in the
+			// key.
+			r := min(rounds-1, trailingZeros(splitmix(uint64(v))))
+			keys[i] = uint64(rounds-1-r)<<(3*bits) | hilbert3(c, bits)
 		}
-		// Round r holds about n/2^(r+1) points; earlier rounds are the
-		// sparse ones, so the round number is inverted in the key.
-		r := min(rounds-1, trailingZeros(splitmix(uint64(v))))
-		keys[i] = uint64(rounds-1-r)<<60 | hilbert3(c, 20)
 	}
+	parallelRanges(n, keyRange)
 	out := make([]int32, n)
 	copy(out, idx)
 	radixSort(keys, out)
 	return out
+}
+
+// parallelRanges calls f on contiguous ranges covering [0, n), on
+// GOMAXPROCS goroutines when n is large enough to pay. f must write only
+// its own range: the result is then the same whatever GOMAXPROCS is.
+func parallelRanges(n int, f func(from, to int)) {
+	w := runtime.GOMAXPROCS(0)
+	if w == 1 || n < 1<<15 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for j := range w {
+		wg.Go(func() { f(j*n/w, (j+1)*n/w) })
+	}
+	wg.Wait()
 }
 
 func trailingZeros(x uint64) int {
@@ -62,37 +88,35 @@ func splitmix(x uint64) uint64 {
 }
 
 // hilbert3 returns the position of cell c (bits bits per axis) along a 3D
-// Hilbert curve (Skilling 2004, "Programming the Hilbert curve").
+// Hilbert curve (Skilling 2004, "Programming the Hilbert curve"), with the
+// branches on coordinate bits turned into masks: the bits are random, so
+// branches would mispredict half the time.
 func hilbert3(c [3]uint32, bits int) uint64 {
-	for k := range c {
-		c[k] >>= 21 - bits
+	x, y, z := c[0], c[1], c[2]
+	for b := bits - 1; b > 0; b-- {
+		p := uint32(1)<<b - 1
+		// Axis 0: invert the low bits if bit b is set.
+		x ^= p & -(x >> b & 1)
+		// Axes 1 and 2: invert x's low bits if set, else exchange them.
+		set := -(y >> b & 1)
+		t := (x ^ y) & p &^ set
+		x ^= p&set | t
+		y ^= t
+		set = -(z >> b & 1)
+		t = (x ^ z) & p &^ set
+		x ^= p&set | t
+		z ^= t
 	}
-	m := uint32(1) << (bits - 1)
-	for q := m; q > 1; q >>= 1 {
-		p := q - 1
-		for i := 0; i < 3; i++ {
-			if c[i]&q != 0 {
-				c[0] ^= p
-			} else {
-				t := (c[0] ^ c[i]) & p
-				c[0] ^= t
-				c[i] ^= t
-			}
-		}
-	}
-	c[1] ^= c[0]
-	c[2] ^= c[1]
+	y ^= x
+	z ^= y
 	var t uint32
-	for q := m; q > 1; q >>= 1 {
-		if c[2]&q != 0 {
-			t ^= q - 1
-		}
+	for b := bits - 1; b > 0; b-- {
+		t ^= (uint32(1)<<b - 1) & -(z >> b & 1)
 	}
+	x, y, z = x^t, y^t, z^t
 	var key uint64
 	for b := bits - 1; b >= 0; b-- {
-		for i := 0; i < 3; i++ {
-			key = key<<1 | uint64((c[i]^t)>>b&1)
-		}
+		key = key<<3 | uint64(x>>b&1)<<2 | uint64(y>>b&1)<<1 | uint64(z>>b&1)
 	}
 	return key
 }

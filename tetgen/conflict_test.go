@@ -1,0 +1,66 @@
+package tetgen
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// TestInSphereAt checks the cavity search's filtered insphere against the
+// exact perturbed predicate: random points, points on a common sphere
+// (exact zeros the perturbation decides), lattice points (many zeros),
+// and tiny perturbations of cospherical points (the filter's edge).
+func TestInSphereAt(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	cases := []struct {
+		name string
+		gen  func() float64
+	}{
+		{"random", func() float64 { return r.Float64()*2 - 1 }},
+		{"lattice", func() float64 { return float64(r.Intn(3)) }},
+		{"offset lattice", func() float64 { return 1e6 + float64(r.Intn(3))*1e-3 }},
+		{"tiny", func() float64 { return r.Float64() * 1e-200 }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			xyz := make([]float64, 15)
+			for it := 0; it < 20000; it++ {
+				for i := range xyz {
+					xyz[i] = tc.gen()
+				}
+				checkInSphereAt(t, xyz)
+			}
+		})
+	}
+	t.Run("cospherical", func(t *testing.T) {
+		// Points of the unit sphere's rational parametrisation are
+		// exactly on it; nudging one by an ulp leaves the sign to be
+		// decided by exact arithmetic.
+		xyz := make([]float64, 15)
+		for it := 0; it < 20000; it++ {
+			for p := 0; p < 5; p++ {
+				u, w := float64(r.Intn(9)-4), float64(r.Intn(9)-4)
+				den := 1 + u*u + w*w
+				xyz[3*p], xyz[3*p+1], xyz[3*p+2] = 2*u/den, 2*w/den, (u*u+w*w-1)/den
+			}
+			if it%2 == 1 {
+				k := r.Intn(15)
+				xyz[k] = xyz[k] * (1 + 0x1p-52*float64(r.Intn(3)-1))
+			}
+			checkInSphereAt(t, xyz)
+		}
+	})
+}
+
+func checkInSphereAt(t *testing.T, xyz []float64) {
+	t.Helper()
+	for _, p := range [][5]int32{{0, 1, 2, 3, 4}, {3, 1, 4, 0, 2}, {4, 2, 0, 1, 3}} {
+		got := inSphereAt(xyz, p[0], p[1], p[2], p[3], p[4])
+		want := geom.InSphereSoS(geom.At(xyz, p[0]), geom.At(xyz, p[1]), geom.At(xyz, p[2]), geom.At(xyz, p[3]),
+			geom.At(xyz, p[4]), p[0], p[1], p[2], p[3], p[4])
+		if got != want {
+			t.Fatalf("points %v order %v: inSphereAt %d, exact %d", xyz, p, got, want)
+		}
+	}
+}

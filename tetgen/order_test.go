@@ -1,0 +1,71 @@
+package tetgen
+
+import (
+	"math/rand"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// TestHilbert3 checks the defining properties of a Hilbert curve on small
+// grids: the keys are a bijection of the cells onto 0..8^bits−1, and
+// cells with consecutive keys are face neighbours.
+func TestHilbert3(t *testing.T) {
+	for bits := 1; bits <= 5; bits++ {
+		side := uint32(1) << bits
+		cell := make([][3]uint32, side*side*side)
+		seen := make([]bool, len(cell))
+		for x := uint32(0); x < side; x++ {
+			for y := uint32(0); y < side; y++ {
+				for z := uint32(0); z < side; z++ {
+					k := hilbert3([3]uint32{x, y, z}, bits)
+					if k >= uint64(len(cell)) || seen[k] {
+						t.Fatalf("bits %d: cell (%d,%d,%d) has key %d, out of range or repeated", bits, x, y, z, k)
+					}
+					seen[k] = true
+					cell[k] = [3]uint32{x, y, z}
+				}
+			}
+		}
+		for k := 1; k < len(cell); k++ {
+			d := 0
+			for i := 0; i < 3; i++ {
+				d += int(max(cell[k][i], cell[k-1][i]) - min(cell[k][i], cell[k-1][i]))
+			}
+			if d != 1 {
+				t.Fatalf("bits %d: keys %d and %d at cells %v and %v, not neighbours", bits, k-1, k, cell[k-1], cell[k])
+			}
+		}
+	}
+}
+
+// TestBrioOrder checks that the order is a permutation of the input and
+// the same whatever GOMAXPROCS is (the keys are computed in parallel).
+func TestBrioOrder(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	n := 100000
+	xyz := make([]float64, 3*n)
+	for i := range xyz {
+		xyz[i] = r.NormFloat64()
+	}
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	var first []int32
+	for _, procs := range []int{1, 2, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		got := brioOrder(xyz, idx)
+		runtime.GOMAXPROCS(old)
+		if first == nil {
+			first = got
+			sorted := slices.Clone(got)
+			slices.Sort(sorted)
+			if !slices.Equal(sorted, idx) {
+				t.Fatal("brioOrder is not a permutation")
+			}
+		} else if !slices.Equal(got, first) {
+			t.Fatalf("GOMAXPROCS %d: order differs", procs)
+		}
+	}
+}

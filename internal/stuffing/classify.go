@@ -93,12 +93,16 @@ func latticeEdges(L *lattice) (start, adj []int32) {
 			fill[b]++
 		}
 	}
-	// Sort and deduplicate each list in place, compacting as we go.
+	// Sort each list (at once: they are disjoint), then deduplicate in
+	// place, compacting as we go.
+	parallelFor(n, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			slices.Sort(raw[start[v]:start[v+1]])
+		}
+	})
 	out := int32(0)
 	for v := 0; v < n; v++ {
-		l := raw[start[v]:start[v+1]]
-		slices.Sort(l)
-		l = slices.Compact(l)
+		l := slices.Compact(raw[start[v]:start[v+1]])
 		start[v] = out
 		out += int32(copy(raw[out:], l))
 	}

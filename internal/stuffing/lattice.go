@@ -67,56 +67,76 @@ func newLattice(o *octree) *lattice {
 	for n, key := range o.leaves {
 		leafIndex.set(key, int32(n))
 	}
-	for n, key := range o.leaves {
-		l, i, j, k := unpackNode(key)
-		s := cellUnits(l)
-		for d, dir := range faceDirs {
-			nk, _, ok := o.leafAt(l, i+uint32(dir[0]), j+uint32(dir[1]), k+uint32(dir[2]))
-			if !ok {
-				continue // outside the root, or the finer leaves there make these tets
-			}
-			if lb, _, _, _ := unpackNode(nk); lb == l && d >= 3 {
-				continue // equal leaves: made once, from the lower one
-			}
-			cB := centres[leafIndex.get(nk)]
-			// The face's corners in cyclic order: axis a is the normal.
-			a := d % 3
-			base := [3]uint32{i * s, j * s, k * s}
-			if d < 3 {
-				base[a] += s
-			}
-			u, v := (a+1)%3, (a+2)%3
-			var ring [4][3]uint32
-			for r, uv := range [4][2]uint32{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
-				ring[r] = base
-				ring[r][u] += uv[0] * s
-				ring[r][v] += uv[1] * s
-			}
-			for r := 0; r < 4; r++ {
-				p, q := ring[r], ring[(r+1)%4]
-				pid := L.index.get(vertexKey(p[0], p[1], p[2]))
-				qid := L.index.get(vertexKey(q[0], q[1], q[2]))
-				m := [3]uint32{(p[0] + q[0]) / 2, (p[1] + q[1]) / 2, (p[2] + q[2]) / 2}
-				if mid := L.index.get(vertexKey(m[0], m[1], m[2])); mid >= 0 {
-					L.addTet(centres[n], cB, pid, mid, int32(n))
-					L.addTet(centres[n], cB, mid, qid, int32(n))
-				} else {
-					L.addTet(centres[n], cB, pid, qid, int32(n))
+	// The tets of each leaf depend only on the vertices, so runs of
+	// leaves are stuffed at once and joined in leaf order.
+	const run = 2048
+	parts := make([]latticeTets, (len(o.leaves)+run-1)/run)
+	parallelChunks(len(parts), 1, func(plo, phi int) {
+		for r := plo; r < phi; r++ {
+			part := &parts[r]
+			lo, hi := r*run, min((r+1)*run, len(o.leaves))
+			for n := lo; n < hi; n++ {
+				key := o.leaves[n]
+				l, i, j, k := unpackNode(key)
+				s := cellUnits(l)
+				for d, dir := range faceDirs {
+					nk, _, ok := o.leafAt(l, i+uint32(dir[0]), j+uint32(dir[1]), k+uint32(dir[2]))
+					if !ok {
+						continue // outside the root, or the finer leaves there make these tets
+					}
+					if lb, _, _, _ := unpackNode(nk); lb == l && d >= 3 {
+						continue // equal leaves: made once, from the lower one
+					}
+					cB := centres[leafIndex.get(nk)]
+					// The face's corners in cyclic order: axis a is the normal.
+					a := d % 3
+					base := [3]uint32{i * s, j * s, k * s}
+					if d < 3 {
+						base[a] += s
+					}
+					u, v := (a+1)%3, (a+2)%3
+					var ring [4][3]uint32
+					for r, uv := range [4][2]uint32{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
+						ring[r] = base
+						ring[r][u] += uv[0] * s
+						ring[r][v] += uv[1] * s
+					}
+					for r := 0; r < 4; r++ {
+						p, q := ring[r], ring[(r+1)%4]
+						pid := L.index.get(vertexKey(p[0], p[1], p[2]))
+						qid := L.index.get(vertexKey(q[0], q[1], q[2]))
+						m := [3]uint32{(p[0] + q[0]) / 2, (p[1] + q[1]) / 2, (p[2] + q[2]) / 2}
+						if mid := L.index.get(vertexKey(m[0], m[1], m[2])); mid >= 0 {
+							part.addTet(L, centres[n], cB, pid, mid, int32(n))
+							part.addTet(L, centres[n], cB, mid, qid, int32(n))
+						} else {
+							part.addTet(L, centres[n], cB, pid, qid, int32(n))
+						}
+					}
 				}
 			}
 		}
+	})
+	for _, part := range parts {
+		L.tets = append(L.tets, part.tets...)
+		L.tetLeaf = append(L.tetLeaf, part.leaf...)
 	}
 	return L
 }
 
 // addTet appends tet abcd, swapping c and d if needed so that it is
 // positively oriented; the sign is exact, from integer coordinates.
-func (L *lattice) addTet(a, b, c, d, leaf int32) {
+// latticeTets are the tets of a run of leaves.
+type latticeTets struct {
+	tets, leaf []int32
+}
+
+func (part *latticeTets) addTet(L *lattice, a, b, c, d, leaf int32) {
 	if L.orientInt(a, b, c, d) < 0 {
 		c, d = d, c
 	}
-	L.tets = append(L.tets, a, b, c, d)
-	L.tetLeaf = append(L.tetLeaf, leaf)
+	part.tets = append(part.tets, a, b, c, d)
+	part.leaf = append(part.leaf, leaf)
 }
 
 func (L *lattice) orientInt(a, b, c, d int32) int64 {

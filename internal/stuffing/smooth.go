@@ -98,6 +98,10 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 	// A vertex that could not move stays put in later passes unless a
 	// neighbour moved since: the search would repeat itself exactly.
 	stuck := make([]bool, m.NumVertices())
+	lvl := make([]int32, m.NumVertices())
+	for v := range lvl {
+		lvl[v] = -1
+	}
 	for range passes {
 		var todo []int32
 		for t, c := range mq.cos {
@@ -114,16 +118,27 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 		}
 		slices.Sort(todo)
 		moved := false
-		for _, v := range slices.Compact(todo) {
-			if !mq.relocate(v, slide) {
-				stuck[v] = true
-				continue
-			}
-			moved = true
-			for _, t := range inc.tets[v] {
-				mq.cos[t] = mq.tetCos(t)
-				for _, u := range m.Tets[4*t : 4*t+4] {
-					stuck[u] = false
+		for _, level := range schedule(m, inc, slices.Compact(todo), lvl) {
+			// Vertices of one level share no tet: each search reads only
+			// its own tets, so they run at once; the moves are then
+			// recorded in index order.
+			to := make([][2]geom.Vec, len(level))
+			parallelChunks(len(level), 4, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					to[i] = mq.search(level[i], slide)
+				}
+			})
+			for i, v := range level {
+				if !mq.record(v, to[i]) {
+					stuck[v] = true
+					continue
+				}
+				moved = true
+				for _, t := range inc.tets[v] {
+					mq.cos[t] = mq.tetCos(t)
+					for _, u := range m.Tets[4*t : 4*t+4] {
+						stuck[u] = false
+					}
 				}
 			}
 		}
@@ -133,9 +148,55 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 	}
 }
 
+// schedule splits the vertices todo (increasing) into levels that can be
+// relocated at once with the result of relocating them one by one in
+// index order: a vertex comes one level after the latest of its
+// neighbours (vertices sharing a tet) that precede it in todo, so each
+// vertex still sees those moved and the later ones not. lvl is scratch of
+// one entry per vertex, all −1, and is left so.
+func schedule(m *tetmesh.Mesh, inc *incidence, todo []int32, lvl []int32) [][]int32 {
+	var levels [][]int32
+	for _, v := range todo {
+		l := int32(0)
+		for _, t := range inc.tets[v] {
+			for _, u := range m.Tets[4*t : 4*t+4] {
+				if u < v && lvl[u] >= 0 {
+					l = max(l, lvl[u]+1)
+				}
+			}
+		}
+		lvl[v] = l
+		if int(l) == len(levels) {
+			levels = append(levels, nil)
+		}
+		levels[l] = append(levels[l], v)
+	}
+	for _, v := range todo {
+		lvl[v] = -1
+	}
+	return levels
+}
+
 // relocate moves v to lower the largest dihedral cosine of its tets and
 // reports whether it moved.
 func (mq *meshQuality) relocate(v int32, slide slider) bool {
+	return mq.record(v, mq.search(v, slide))
+}
+
+// record notes a move of v (where search left it) in the occupancy, and
+// reports whether v moved at all.
+func (mq *meshQuality) record(v int32, mv [2]geom.Vec) bool {
+	if mv[1] == mv[0] {
+		return false
+	}
+	mq.inc.at.move(v, mv[0], mv[1])
+	return true
+}
+
+// search moves v to lower the largest dihedral cosine of its tets and
+// returns where it was and where it is now. It reads the positions of v's
+// tets and the occupancy, and writes only v's position.
+func (mq *meshQuality) search(v int32, slide slider) [2]geom.Vec {
 	m := mq.m
 	start := m.Vertex(v)
 	best := mq.worstAround(v, math.Inf(1))
@@ -194,9 +255,5 @@ func (mq *meshQuality) relocate(v int32, slide slider) bool {
 		}
 	}
 	set(cur)
-	if cur == start {
-		return false
-	}
-	mq.inc.at.move(v, start, cur)
-	return true
+	return [2]geom.Vec{start, cur}
 }

@@ -5,35 +5,116 @@ import (
 	"slices"
 )
 
-// strength flags the strong couplings of a symMatrix per stored entry
-// (lower and outer parts); a pair held in two places gets the same flag in
-// both.
-type strength struct{ low, out []bool }
+// strongGraph lists the strong couplings of each row of a symMatrix (see
+// strongCouplings) with their values, and each row's filtered diagonal:
+// a_ii plus the row's weak couplings, lumped, or a_ii alone if that sum is
+// not positive. Aggregation and the prolongator read only these, so they
+// neither gather whole rows nor look at weak couplings again. Values are
+// float32: they only shape P, which is stored in float32.
+type strongGraph struct {
+	ptr  []int32 // row i's strong couplings are col/val[ptr[i]:ptr[i+1]]
+	col  []int32
+	val  []float32
+	diag []float64
+	rho  float64 // Gershgorin bound on the spectral radius of D⁻¹A_F: max_i (d_i + Σ_strong |a_ij|)/d_i
+}
 
-// strongCouplings flags the entries a_ij, i ≠ j, with −a_ij ≥ θ·√(a_ii·a_jj).
-// Positive off-diagonal entries (from obtuse dihedral angles) are never
-// strong: aggregating across them would put unknowns that pull in opposite
-// directions into one coarse unknown.
-func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) *strength {
+// row returns the strong couplings of row i.
+func (g *strongGraph) row(i int) ([]int32, []float32) {
+	k0, k1 := g.ptr[i], g.ptr[i+1]
+	return g.col[k0:k1], g.val[k0:k1]
+}
+
+// strongCouplings returns the graph of the couplings a_ij, i ≠ j, with
+// −a_ij ≥ θ·√(a_ii·a_jj). Positive off-diagonal entries (from obtuse
+// dihedral angles) are never strong: aggregating across them would put
+// unknowns that pull in opposite directions into one coarse unknown.
+// Two passes over the matrix's blocks, each on its own rows: a pair
+// within a block is stored once and entered in both its rows there, an
+// outer pair is stored in both rows. Row i lists its outer couplings, then
+// those to earlier rows of its block, then those to later rows, each in
+// column order.
+func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) (*strongGraph, error) {
+	n := a.n
 	isd := a.diagonal()
 	for i, d := range isd {
 		isd[i] = 1 / math.Sqrt(d)
 	}
-	st := &strength{low: make([]bool, len(a.lowCol)), out: make([]bool, len(a.outCol))}
 	// isd[i]·isd[j] is commutative, so the flag of a pair does not depend
-	// on the row it is computed in.
-	strong := func(x T, i, j int) bool { return -float64(x)*(isd[i]*isd[j]) >= theta }
-	forChunks(a.n, gsBlock, func(lo, hi int) {
+	// on the row it is computed in. (Written out below: a closure would not
+	// be inlined in this generic function.)
+	g := &strongGraph{ptr: make([]int32, n+1), diag: make([]float64, n)}
+	count, weak := g.ptr[1:], g.diag // weak sums first, then the filtered diagonal
+	strongSum := make([]float64, n)  // Σ_strong |a_ij| = −Σ_strong a_ij
+	rho := make([]float64, numChunks(n))
+	forChunks(n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
-				st.low[k] = strong(a.lowVal[k], i, lo+int(a.lowCol[k]))
+				j := lo + int(a.lowCol[k])
+				if x := a.lowVal[k]; -float64(x)*(isd[i]*isd[j]) >= theta {
+					count[i]++
+					count[j]++
+					strongSum[i] -= float64(x)
+					strongSum[j] -= float64(x)
+				} else {
+					weak[i] += float64(x)
+					weak[j] += float64(x)
+				}
 			}
 			for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
-				st.out[k] = strong(a.outVal[k], i, int(a.outCol[k]))
+				if x := a.outVal[k]; -float64(x)*(isd[i]*isd[a.outCol[k]]) >= theta {
+					count[i]++
+					strongSum[i] -= float64(x)
+				} else {
+					weak[i] += float64(x)
+				}
+			}
+		}
+		r := 0.0
+		for i := lo; i < hi; i++ {
+			d := float64(a.diag[i])
+			if f := d + weak[i]; f > 0 {
+				d = f
+			}
+			g.diag[i] = d
+			r = max(r, (d+strongSum[i])/d)
+		}
+		rho[lo/gsBlock] = r
+	})
+	g.rho = slices.Max(rho)
+	total := 0
+	for i := range n {
+		c := int(g.ptr[i+1])
+		g.ptr[i+1] = int32(total) // row i's start, the cursor while filling
+		if total += c; total > math.MaxInt32 {
+			return nil, errTooLarge
+		}
+	}
+	g.col, g.val = make([]int32, total), make([]float32, total)
+	// ptr[i+1] is row i's next free place; once the row is filled it is
+	// the row's end, as it should be.
+	cursor := g.ptr[1:]
+	put := func(i, j int, x T) {
+		c := cursor[i]
+		g.col[c], g.val[c] = int32(j), float32(x)
+		cursor[i] = c + 1
+	}
+	forChunks(n, gsBlock, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
+				if j, x := int(a.outCol[k]), a.outVal[k]; -float64(x)*(isd[i]*isd[j]) >= theta {
+					put(i, j, x)
+				}
+			}
+			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
+				if j, x := lo+int(a.lowCol[k]), a.lowVal[k]; -float64(x)*(isd[i]*isd[j]) >= theta {
+					put(i, j, x)
+					put(j, i, x)
+				}
 			}
 		}
 	})
-	return st
+	return g, nil
 }
 
 // aggregateSegment is the number of rows of one segment of the parallel
@@ -60,8 +141,8 @@ var aggregateSegment = 64 * gsBlock
 // numbered in the order of their first unknowns, so with a Hilbert vertex
 // order they are compact and numbered along the curve, and the coarse
 // matrix's blocks are compact too.
-func aggregate[T float32 | float64](v *symMatrix[T], st *strength) ([]int32, int) {
-	n := v.n
+func aggregate(g *strongGraph) ([]int32, int) {
+	n := len(g.diag)
 	first := make([]int32, n) // pass 1's aggregates, numbered within the segment until all segments are done
 	for i := range first {
 		first[i] = -1
@@ -69,39 +150,35 @@ func aggregate[T float32 | float64](v *symMatrix[T], st *strength) ([]int32, int
 	segs := (n + aggregateSegment - 1) / aggregateSegment
 	segRoots := make([][]int32, segs) // per segment, the unknowns that started its aggregates
 	deferred := make([][]int32, segs)
-	start := func(agg []int32, i int, buf *rowBuf, c int32) {
+	start := func(agg []int32, i int, c int32) {
 		agg[i] = c
-		for k, j := range buf.col {
-			if buf.strong[k] {
-				agg[j] = c
-			}
+		cols, _ := g.row(i)
+		for _, j := range cols {
+			agg[j] = c
 		}
 	}
-	forChunksWith(n, aggregateSegment, func() *rowBuf { return new(rowBuf) }, func(buf *rowBuf, lo, hi int) {
+	forChunks(n, aggregateSegment, func(lo, hi int) {
 		var root, later []int32
 		for i := lo; i < hi; i++ {
 			if first[i] >= 0 {
 				continue
 			}
-			v.row(i, buf, st)
-			free, any, inside := true, false, true
-			for k, j := range buf.col {
-				if buf.strong[k] {
-					any = true
-					if int(j) < lo || int(j) >= hi {
-						inside = false
-					} else if first[j] >= 0 {
-						free = false
-						break
-					}
+			cols, _ := g.row(i)
+			free, inside := true, true
+			for _, j := range cols {
+				if int(j) < lo || int(j) >= hi {
+					inside = false
+				} else if first[j] >= 0 {
+					free = false
+					break
 				}
 			}
 			switch {
-			case !any || !free:
+			case len(cols) == 0 || !free:
 			case !inside:
 				later = append(later, int32(i))
 			default:
-				start(first, i, buf, int32(len(root)))
+				start(first, i, int32(len(root)))
 				root = append(root, int32(i))
 			}
 		}
@@ -121,22 +198,21 @@ func aggregate[T float32 | float64](v *symMatrix[T], st *strength) ([]int32, int
 			}
 		}
 	})
-	var buf rowBuf
 	for _, later := range deferred {
 		for _, i := range later {
 			if first[i] >= 0 {
 				continue
 			}
-			v.row(int(i), &buf, st)
+			cols, _ := g.row(int(i))
 			free := true
-			for k, j := range buf.col {
-				if buf.strong[k] && first[j] >= 0 {
+			for _, j := range cols {
+				if first[j] >= 0 {
 					free = false
 					break
 				}
 			}
 			if free {
-				start(first, int(i), &buf, int32(len(root)))
+				start(first, int(i), int32(len(root)))
 				root = append(root, i)
 			}
 		}
@@ -145,17 +221,18 @@ func aggregate[T float32 | float64](v *symMatrix[T], st *strength) ([]int32, int
 	// only pass 1's result, so that nobody joins through an unknown that
 	// joined (aggregates stay within distance 2 of their root).
 	agg := make([]int32, n)
-	forChunksWith(n, aggregateSegment, func() *rowBuf { return new(rowBuf) }, func(buf *rowBuf, lo, hi int) {
+	forChunks(n, aggregateSegment, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			agg[i] = first[i]
 			if first[i] >= 0 {
 				continue
 			}
-			v.row(i, buf, st)
-			best, bestV := int32(-1), 0.0
-			for k, j := range buf.col {
-				if buf.strong[k] && first[j] >= 0 && math.Abs(buf.val[k]) > bestV {
-					best, bestV = first[j], math.Abs(buf.val[k])
+			cols, vals := g.row(i)
+			vals = vals[:len(cols)]
+			best, bestV := int32(-1), float32(0)
+			for k, j := range cols {
+				if v := -vals[k]; first[j] >= 0 && v > bestV { // strong couplings are negative
+					best, bestV = first[j], v
 				}
 			}
 			agg[i] = best
@@ -163,18 +240,15 @@ func aggregate[T float32 | float64](v *symMatrix[T], st *strength) ([]int32, int
 	})
 	// Pass 3: leftovers aggregate with their free strong neighbours.
 	for i := 0; i < n; i++ {
-		if agg[i] >= 0 {
-			continue
-		}
-		v.row(i, &buf, st)
-		if !slices.Contains(buf.strong, true) {
+		cols, _ := g.row(i)
+		if agg[i] >= 0 || len(cols) == 0 {
 			continue
 		}
 		c := int32(len(root))
 		root = append(root, int32(i))
 		agg[i] = c
-		for k, j := range buf.col {
-			if agg[j] < 0 && buf.strong[k] {
+		for _, j := range cols {
+			if agg[j] < 0 {
 				agg[j] = c
 			}
 		}

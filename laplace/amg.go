@@ -115,15 +115,18 @@ func setupLevel[T float32 | float64](a *symMatrix[T], theta float64, coarsen boo
 	if n <= coarsestRows || !coarsen {
 		return lv, nil, nil
 	}
-	st := strongCouplings(a, theta)
-	agg, nc := aggregate(a, st)
+	st, err := strongCouplings(a, theta)
+	if err != nil {
+		return level{}, nil, err
+	}
+	agg, nc := aggregate(st)
 	if nc == 0 || 10*nc > 9*n { // coarsening has stalled
 		return lv, nil, nil
 	}
 	// P is rounded to float32 before the Galerkin product, so that the
 	// coarse operator is exactly PᵀAP (up to its own rounding) for the P
 	// the cycle applies.
-	lv.p = prolongator(a, st, agg, nc)
+	lv.p = prolongator(st, agg, nc)
 	lv.r = lv.p.transpose()
 	l := galerkinLower(a, &lv.p, &lv.r)
 	ac, err := symFromLower[float32](&l)
@@ -296,73 +299,53 @@ func (p *csr[T]) prolong(y, x, xc []float64) {
 // diagonal so that row sums are kept — D its diagonal, and ω = 4/(3ρ) with
 // ρ the Gershgorin bound on the spectral radius of D⁻¹A_F. Filtering keeps
 // P as sparse as the aggregates' strong neighbourhoods: row i has a column
-// for each aggregate among i and its strong neighbours.
-func prolongator[T float32 | float64](v *symMatrix[T], st *strength, agg []int32, nc int) csr[float32] {
-	n := v.n
+// for each aggregate among i and its strong neighbours. g is A_F (its
+// strong couplings and filtered diagonal).
+func prolongator(g *strongGraph, agg []int32, nc int) csr[float32] {
+	n := len(g.diag)
+	omega := 4 / (3 * g.rho)
+	// Row i: P_ic = [c = agg_i]·(1 − ω) − ω·Σ_{strong j in c} a_ij / d_i,
+	// d_i the filtered diagonal (the diagonal's own term, 1 − ω·d_i/d_i, is
+	// exactly 1 − ω).
 	type scratch struct {
-		buf  rowBuf
 		mark *marker
+		sum  []float64
 	}
-	// One pass gathers, per row i and aggregate g among i and its strong
-	// neighbours, t_ig = Σ_{strong j in g} a_ij / d_i, d_i the filtered
-	// diagonal, and the Gershgorin bound per chunk; then, with ω known,
-	// P_ig = [g = agg_i]·(1 − ω) − ω·t_ig (the diagonal's own term,
-	// 1 − ω·d_i/d_i, is exactly 1 − ω).
-	rhoPart := make([]float64, numChunks(n))
-	t := buildCSROnePass(n, nc, func() *scratch { return &scratch{mark: newMarker(nc)} }, func(s *scratch, i int, out *rowSink[float64]) {
-		v.row(i, &s.buf, st)
+	return buildCSROnePass(n, nc, func() *scratch { return &scratch{mark: newMarker(nc)} }, func(s *scratch, i int, out *rowSink[float32]) {
+		cols, vals := g.row(i)
+		vals = vals[:len(cols)]
 		start := len(out.col)
-		d, sum, diag := 0.0, 0.0, 0.0
-		for k, j := range s.buf.col {
-			val := s.buf.val[k]
-			switch {
-			case int(j) == i:
-				diag = val
-			case s.buf.strong[k]:
-				sum += math.Abs(val)
-			default:
-				d += val
-			}
-			if g := agg[j]; g >= 0 && (s.buf.strong[k] || int(j) == i) && s.mark.row[g] != int32(i) {
-				s.mark.row[g] = int32(i)
-				out.col = append(out.col, g)
+		if c := agg[i]; c >= 0 {
+			s.mark.row[c] = int32(i)
+			out.col = append(out.col, c)
+		}
+		for _, j := range cols {
+			if c := agg[j]; c >= 0 && s.mark.row[c] != int32(i) {
+				s.mark.row[c] = int32(i)
+				out.col = append(out.col, c)
 			}
 		}
-		if d += diag; !(d > 0) { // weak positive couplings outweigh the diagonal: do not lump
-			d = diag
-		}
-		c := i / rowChunk
-		rhoPart[c] = max(rhoPart[c], (d+sum)/d)
 		pc := out.col[start:]
 		sortSmall(pc)
-		for k, g := range pc {
-			s.mark.pos[g] = int32(start + k)
+		s.sum = slices.Grow(s.sum[:0], len(pc))[:len(pc)]
+		clear(s.sum)
+		for k, c := range pc {
+			s.mark.pos[c] = int32(k)
 		}
-		out.val = slices.Grow(out.val, len(pc))[:len(out.col)]
-		clear(out.val[start:])
-		for k, j := range s.buf.col {
-			if g := agg[j]; g >= 0 && s.buf.strong[k] {
-				out.val[s.mark.pos[g]] += s.buf.val[k]
+		for k, j := range cols {
+			if c := agg[j]; c >= 0 {
+				s.sum[s.mark.pos[c]] += float64(vals[k])
 			}
 		}
-		for k := range pc {
-			out.val[start+k] /= d
-		}
-	})
-	omega := 4 / (3 * slices.Max(rhoPart))
-	p := csr[float32]{rows: n, cols: nc, rowPtr: t.rowPtr, col: t.col, val: make([]float32, len(t.val))}
-	forChunks(n, rowChunk, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			for k := t.rowPtr[i]; k < t.rowPtr[i+1]; k++ {
-				x := -omega * t.val[k]
-				if t.col[k] == agg[i] {
-					x += 1 - omega
-				}
-				p.val[k] = float32(x)
+		w := -omega / g.diag[i]
+		for k, c := range pc {
+			x := w * s.sum[k]
+			if c == agg[i] {
+				x += 1 - omega
 			}
+			out.val = append(out.val, float32(x))
 		}
 	})
-	return p
 }
 
 // galerkinLower returns the lower triangle and diagonal of the Galerkin
@@ -409,11 +392,7 @@ func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) row
 			slices.Sort(s.fine)
 			for l, i := range s.fine {
 				s.loc[i] = int32(l)
-				v.row(int(i), &s.buf, nil)
-				for m, j := range s.buf.col {
-					pc, pv := p.row(int(j))
-					accumulate(s.acc, pc, pv, s.buf.val[m], int32(hi))
-				}
+				accumulateRowP(v, int(i), &s.buf, p, s.acc, int32(hi))
 				s.acc.flush(&s.ap)
 				s.apPtr = append(s.apPtr, len(s.ap.col))
 			}
@@ -431,6 +410,55 @@ func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) row
 		}
 		s.acc.flushLower(out, int32(I))
 	})
+}
+
+// accumulateRowP adds row i of A·P, its columns below limit, to acc:
+// Σ_j a_ij·P_j, read from the row's parts in place (its couplings to later
+// rows of the block from buf, see loadUpper) rather than gathered first.
+func accumulateRowP[T float32 | float64](a *symMatrix[T], i int, buf *rowBuf, p *csr[float32], acc *accumulator, limit int32) {
+	lo, hi := blockOf(i, a.n)
+	loadUpper(a, buf, i, lo, hi)
+	slot, cols, n, stamp := acc.slot, acc.cols, acc.n, acc.row
+	ptr, pcol, pval := p.rowPtr, p.col, p.val
+	add := func(j int, c float64) {
+		k0, k1 := ptr[j], ptr[j+1]
+		js, vs := pcol[k0:k1], pval[k0:k1]
+		vs = vs[:len(js)]
+		for k, J := range js {
+			if J >= limit {
+				break
+			}
+			s := &slot[J]
+			s.sum += c * float64(vs[k])
+			cols[n] = J
+			fresh := 0
+			if s.row != stamp {
+				fresh = 1
+			}
+			n += fresh
+			s.row = stamp
+		}
+	}
+	add(i, float64(a.diag[i]))
+	k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
+	lc, lv := a.lowCol[k0:k1], a.lowVal[k0:k1]
+	lv = lv[:len(lc)]
+	for k, j := range lc {
+		add(lo+int(j), float64(lv[k]))
+	}
+	u0, u1 := buf.upPtr[i-buf.first], buf.upPtr[i-buf.first+1]
+	ur, uv := buf.upRow[u0:u1], buf.upVal[u0:u1]
+	uv = uv[:len(ur)]
+	for k, j := range ur {
+		add(lo+int(j), uv[k])
+	}
+	o0, o1 := a.outPtr[i], a.outPtr[i+1]
+	oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
+	ov = ov[:len(oc)]
+	for k, j := range oc {
+		add(int(j), float64(ov[k]))
+	}
+	acc.n = n
 }
 
 // accumulator sums entries into a sparse row over a dense scratch row.

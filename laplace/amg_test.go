@@ -110,19 +110,22 @@ func TestAggregateSegments(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &sys.a
-	st := strongCouplings(a, strengthTheta)
+	st, err := strongCouplings(a, strengthTheta)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer func(s int) { aggregateSegment = s }(aggregateSegment)
 	aggregateSegment = a.n + 1
-	_, whole := aggregate(a, st)
+	_, whole := aggregate(st)
 	aggregateSegment = 512 // seven segments
 	if a.n < 3*aggregateSegment {
 		t.Fatalf("%d unknowns: want several segments", a.n)
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	runtime.GOMAXPROCS(1)
-	ref, nc := aggregate(a, st)
+	ref, nc := aggregate(st)
 	runtime.GOMAXPROCS(4)
-	if agg, _ := aggregate(a, st); !slices.Equal(agg, ref) {
+	if agg, _ := aggregate(st); !slices.Equal(agg, ref) {
 		t.Fatal("aggregates depend on GOMAXPROCS")
 	}
 	if d := math.Abs(float64(nc-whole)) / float64(whole); d > 0.05 {
@@ -131,11 +134,10 @@ func TestAggregateSegments(t *testing.T) {
 	t.Logf("%d unknowns: %d aggregates over %d segments, %d in one", a.n, nc, (a.n+aggregateSegment-1)/aggregateSegment, whole)
 	// Connectivity: flood each aggregate from one member through strong
 	// couplings inside it.
-	var buf rowBuf
 	members := make([][]int32, nc)
 	for i, g := range ref {
-		a.row(i, &buf, st)
-		strong := slices.Contains(buf.strong, true)
+		cols, _ := st.row(i)
+		strong := len(cols) > 0
 		switch {
 		case g < 0 && strong:
 			t.Fatalf("unknown %d has strong couplings but no aggregate", i)
@@ -155,9 +157,9 @@ func TestAggregateSegments(t *testing.T) {
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			a.row(int(i), &buf, st)
-			for k, j := range buf.col {
-				if buf.strong[k] && ref[j] == int32(g) && !seen[j] {
+			cols, _ := st.row(int(i))
+			for _, j := range cols {
+				if ref[j] == int32(g) && !seen[j] {
 					seen[j] = true
 					reached++
 					stack = append(stack, j)

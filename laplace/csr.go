@@ -79,7 +79,7 @@ func (a *symMatrix[T]) toSparse() *sparse.CSR {
 	data := make([]float64, 0, a.nnz())
 	var buf rowBuf
 	for i := 0; i < a.n; i++ {
-		a.row(i, &buf, nil)
+		a.row(i, &buf)
 		for _, j := range buf.col {
 			ind = append(ind, int(j))
 		}

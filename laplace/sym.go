@@ -244,8 +244,8 @@ func (a *symMatrix[T]) blockResidual(rb, x, b []float64, lo, hi int) {
 	}
 }
 
-// rowBuf gathers whole rows of a symMatrix for the AMG setup: columns,
-// values and whether each entry is a strong coupling. A row's couplings
+// rowBuf gathers whole rows of a symMatrix for the AMG setup: columns
+// and values. A row's couplings
 // to later rows of its block are stored only in those rows; the buffer
 // copies them out (see loadUpper) for the rows of one block from the row
 // asked for on, and keeps them while later rows of that block are read.
@@ -253,17 +253,15 @@ func (a *symMatrix[T]) blockResidual(rb, x, b []float64, lo, hi int) {
 // cache miss per coupling. One block, not the whole matrix: a copy of the
 // whole would be the setup's largest array.
 type rowBuf struct {
-	col    []int32
-	val    []float64
-	strong []bool
+	col []int32
+	val []float64
 
 	src   any       // the matrix whose block is copied out
 	block int       // the block's first row, plus 1 (0: none yet)
 	first int       // the first row whose couplings are held
 	upPtr []int32   // row first+k's upper couplings are [upPtr[k], upPtr[k+1]) of:
 	upRow []uint16  // the later row, as an offset from the block start,
-	upVal []float64 // the value,
-	upLow []int32   // the index of the stored (lower) entry
+	upVal []float64 // and the value
 }
 
 // loadUpper copies out the upper couplings of rows i to the end of the
@@ -291,13 +289,11 @@ func loadUpper[T float32 | float64](a *symMatrix[T], buf *rowBuf, i, lo, hi int)
 	m := int(off[hi-i])
 	buf.upRow = slices.Grow(buf.upRow[:0], m)[:m]
 	buf.upVal = slices.Grow(buf.upVal[:0], m)[:m]
-	buf.upLow = slices.Grow(buf.upLow[:0], m)[:m]
 	for r := i + 1; r < hi; r++ {
 		for k := a.lowPtr[r]; k < a.lowPtr[r+1]; k++ {
 			if j := int(a.lowCol[k]) - f; j >= 0 {
 				buf.upRow[off[j]] = uint16(r - lo)
 				buf.upVal[off[j]] = float64(a.lowVal[k])
-				buf.upLow[off[j]] = k
 				off[j]++
 			}
 		}
@@ -308,9 +304,8 @@ func loadUpper[T float32 | float64](a *symMatrix[T], buf *rowBuf, i, lo, hi int)
 	buf.upPtr = off
 }
 
-// row gathers row i, sorted by column, into buf (diagonal included). With
-// st non-nil it also gathers the strength flags.
-func (a *symMatrix[T]) row(i int, buf *rowBuf, st *strength) {
+// row gathers row i, sorted by column, into buf (diagonal included).
+func (a *symMatrix[T]) row(i int, buf *rowBuf) {
 	lo, hi := blockOf(i, a.n)
 	loadUpper(a, buf, i, lo, hi)
 	o0, o1 := int(a.outPtr[i]), int(a.outPtr[i+1])
@@ -348,18 +343,4 @@ func (a *symMatrix[T]) row(i int, buf *rowBuf, st *strength) {
 	for k, x := range ov[split:] {
 		vals[m+k] = float64(x)
 	}
-	if st == nil {
-		return
-	}
-	buf.strong = slices.Grow(buf.strong[:0], size)[:size]
-	f := buf.strong
-	m = copy(f, st.out[o0:o0+split])
-	m += copy(f[m:], st.low[l0:l1])
-	f[m] = false
-	m++
-	for k, l := range buf.upLow[u0:u1] { // strength is symmetric
-		f[m+k] = st.low[l]
-	}
-	m += u1 - u0
-	copy(f[m:], st.out[o0+split:o1])
 }

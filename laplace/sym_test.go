@@ -171,14 +171,14 @@ func TestSymMatrixHoldsTheMatrix(t *testing.T) {
 	}
 	for k, i := range visit {
 		if k >= a.n && k%5 == 0 {
-			other.row(k%a.n, &buf, nil)
-			other.row(k%a.n, &spare, nil)
+			other.row(k%a.n, &buf)
+			other.row(k%a.n, &spare)
 			if !slices.Equal(buf.val, spare.val) {
 				t.Fatalf("row %d of the other matrix differs between buffers", k%a.n)
 			}
 		}
 		row := ref[i]
-		a.row(i, &buf, nil)
+		a.row(i, &buf)
 		if len(buf.col) != len(row) {
 			t.Fatalf("row %d has %d entries, want %d", i, len(buf.col), len(row))
 		}
@@ -304,12 +304,15 @@ func TestGalerkinProduct(t *testing.T) {
 	ref := randomSPD(symTestRows, 11)
 	a := ref.sym(t)
 	v := &a
-	st := strongCouplings(v, strengthTheta)
-	agg, nc := aggregate(v, st)
+	st, err := strongCouplings(v, strengthTheta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agg, nc := aggregate(st)
 	if nc == 0 || nc >= a.n {
 		t.Fatalf("%d aggregates", nc)
 	}
-	p := prolongator(v, st, agg, nc)
+	p := prolongator(st, agg, nc)
 	r := p.transpose()
 	l := galerkinLower(v, &p, &r)
 	ac, err := symFromLower[float64](&l)
@@ -339,7 +342,7 @@ func TestGalerkinProduct(t *testing.T) {
 		}
 		got := make([]float64, nc)
 		for I := range nc {
-			cv.row(I, &buf, nil)
+			cv.row(I, &buf)
 			for k, c := range buf.col {
 				if int(c) == J {
 					got[I] = buf.val[k]
@@ -350,30 +353,61 @@ func TestGalerkinProduct(t *testing.T) {
 	}
 }
 
-// Strength is a property of a pair, wherever the pair is stored.
-func TestStrengthSymmetric(t *testing.T) {
+// The strong-coupling graph holds exactly the couplings that meet the
+// definition, read from whole rows, in both rows of each pair with the same
+// value, and each row's filtered diagonal is a_ii plus its weak couplings.
+func TestStrongGraph(t *testing.T) {
 	ref := randomSPD(symTestRows, 12)
 	a := ref.sym(t)
 	v := &a
-	st := strongCouplings(v, 0.25)
-	flag := map[[2]int32]bool{}
+	const theta = 0.25
+	st, err := strongCouplings(v, theta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.diagonal()
+	inGraph := map[[2]int32]float32{}
+	for i := 0; i < a.n; i++ {
+		cols, vals := st.row(i)
+		for k, j := range cols {
+			inGraph[[2]int32{int32(i), j}] = vals[k]
+		}
+	}
 	var buf rowBuf
 	count := 0
 	for i := 0; i < a.n; i++ {
-		v.row(i, &buf, st)
+		v.row(i, &buf)
+		weak := 0.0
 		for k, j := range buf.col {
-			key := [2]int32{min(int32(i), j), max(int32(i), j)}
-			if f, ok := flag[key]; ok && f != buf.strong[k] {
-				t.Fatalf("pair %v is strong in one row and not in the other", key)
+			if int(j) == i {
+				continue
 			}
-			flag[key] = buf.strong[k]
-			if buf.strong[k] {
+			x := buf.val[k]
+			got, ok := inGraph[[2]int32{int32(i), j}]
+			switch want := -x >= theta*math.Sqrt(d[i]*d[j]); {
+			case want != ok:
+				t.Fatalf("coupling (%d, %d) = %g: strong %v, in the graph %v", i, j, x, want, ok)
+			case ok && got != float32(x):
+				t.Fatalf("coupling (%d, %d) = %g stored as %g", i, j, x, got)
+			case ok:
 				count++
+			default:
+				weak += x
 			}
 		}
+		want := d[i] + weak
+		if !(want > 0) {
+			want = d[i]
+		}
+		if math.Abs(st.diag[i]-want) > 1e-12*d[i] {
+			t.Fatalf("row %d: filtered diagonal %g, want %g", i, st.diag[i], want)
+		}
 	}
-	if count == 0 || count == 2*len(flag)-a.n {
-		t.Fatalf("%d strong entries of %d: the threshold tests nothing", count, 2*len(flag)-a.n)
+	if count != len(inGraph) {
+		t.Fatalf("the graph holds %d couplings, the rows %d strong ones", len(inGraph), count)
+	}
+	if count == 0 || count == a.nnz()-a.n {
+		t.Fatalf("%d strong couplings of %d: the threshold tests nothing", count, a.nnz()-a.n)
 	}
 }
 

@@ -80,7 +80,11 @@ type tri struct {
 	// flipped is set once a flip has made the tetrahedralization
 	// possibly non-Delaunay: insertions then check their cavities.
 	flipped bool
-	version int // counts changes made by flips
+	// logChanges, when set, makes flips append the tets they make to
+	// changed (optimization rescans only those).
+	logChanges bool
+	changed    []int32
+	version    int // counts changes made by flips
 }
 
 const (

@@ -50,6 +50,9 @@ func (m *tri) replaceTets(old []int32, newq [][4]int32) {
 		m.c[old[i]<<3] = dead
 		m.free = append(m.free, old[i])
 	}
+	if m.logChanges {
+		m.changed = append(m.changed, ids...)
+	}
 	inner := make(map[key]int32, 2*len(newq))
 	for i, q := range newq {
 		id := ids[i]

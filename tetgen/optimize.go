@@ -84,17 +84,49 @@ func (ms *mesher) optimize() error {
 	}
 	var bad []badTet
 	hopeless := map[[4]int32]struct{}{}
+	// After the first round only the tets still bad and those that flips
+	// made or smoothing moved (m.changed) can be bad: later rounds rescan
+	// those alone, and the budget still charges a whole scan, so the
+	// result is that of scanning every tet in every round, in a fraction
+	// of the time.
+	m.logChanges, m.changed = true, m.changed[:0]
+	defer func() { m.logChanges = false }()
+	var cand []int32
+	var seen []int32 // round+1 when a tet was rescanned in that round
 	for round := int32(0); round < optRounds; round++ {
 		// Worst first, so that the budget goes to the worst tets.
-		bad = bad[:0]
-		for t := int32(0); t < int32(m.numTets()); t++ {
-			if !m.alive(t) {
-				continue
+		if round == 0 {
+			for t := int32(0); t < int32(m.numTets()); t++ {
+				if !m.alive(t) {
+					continue
+				}
+				if s := m.tetMinSine(t); s < target {
+					bad = append(bad, badTet{s, t})
+				}
 			}
-			if s := m.tetMinSine(t); s < target {
-				bad = append(bad, badTet{s, t})
+		} else {
+			cand = cand[:0]
+			for _, bt := range bad {
+				cand = append(cand, bt.t)
 			}
+			cand = append(cand, m.changed...)
+			if n := m.numTets(); len(seen) < n {
+				seen = append(seen, make([]int32, n-len(seen))...)
+			}
+			bad = bad[:0]
+			for _, t := range cand {
+				if !m.alive(t) || seen[t] == round+1 {
+					continue
+				}
+				seen[t] = round + 1
+				q := m.tet(t)
+				if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
+					bad = append(bad, badTet{s, t})
+				}
+			}
+			m.sines += m.numTets() - len(m.free)
 		}
+		m.changed = m.changed[:0]
 		slices.SortFunc(bad, func(a, b badTet) int {
 			if c := cmp.Compare(a.sine, b.sine); c != 0 {
 				return c
@@ -125,6 +157,7 @@ func (ms *mesher) optimize() error {
 				}
 				tried[v] = round + 1
 				if ms.smooth(v) {
+					m.changed = append(m.changed, ms.buf...) // v's star
 					mended = true
 					break
 				}

@@ -165,7 +165,7 @@ func TestFlipInteriorKeepsBoundary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a mesh")
 	}
-	m, _, err := Build(shapes.LBracket(2, 0.5, 1), Options{Tolerance: 0.02})
+	m, _, err := Build(shapes.LBracket(2, 0.5, 1), Options{Tolerance: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
 // Delaunay refinement (Shewchuk 1998, "Tetrahedral mesh generation by
@@ -156,8 +157,16 @@ func (ms *mesher) isBad(t int32) bool {
 		return false
 	}
 	o := &ms.opt
+	// ε = 1 throughout a tet whose four vertices are Core, on any mesh:
+	// only the caller's explicit bounds refine it, and the radius-edge
+	// bound too where it lies outside the core surface (between sheet
+	// points, where flat tets would otherwise stay). Inside the core
+	// surface, refinement only multiplied Core vertices: the torus made
+	// 20 k of them and 382 k tets against 11 k and 314 k.
+	allCore := ms.allCore(q)
+	inCore := allCore && m.region != nil && m.region[t] == regionCore
 	b := o.Quality
-	if r2 > b*b*short && len(ms.kind) < ms.qualityCap {
+	if r2 > b*b*short && !inCore && len(ms.kind) < ms.qualityCap {
 		return true
 	}
 	// The regular tet with edge L has circumradius L·√(3/8).
@@ -172,12 +181,22 @@ func (ms *mesher) isBad(t int32) bool {
 			return true
 		}
 	}
-	if o.Sizing != nil {
+	if o.Sizing != nil && !allCore {
 		if h := ms.vertexSizing(q); h > 0 && r2 > regular*h*h {
 			return true
 		}
 	}
 	return false
+}
+
+// allCore reports whether every vertex of tet q is tagged Core.
+func (ms *mesher) allCore(q []int32) bool {
+	for _, v := range q {
+		if ms.tag[v] != tetmesh.Core {
+			return false
+		}
+	}
+	return true
 }
 
 // vertexSizing returns the smallest Options.Sizing at the vertices of tet

@@ -60,6 +60,33 @@ func minSine(a, b, c, d geom.Vec) float64 {
 	return math.Sqrt(worst)
 }
 
+// sineTet is a tet and its smallest dihedral sine.
+type sineTet struct {
+	sine float64
+	t    int32
+}
+
+// scanBad returns the live tets whose smallest dihedral sine is below
+// target, in slot order. Ranges of slots are scanned concurrently; the
+// scan is charged to m.sines as one evaluation per live tet.
+func (m *tri) scanBad(target float64) []sineTet {
+	r := workRanges(m.numTets())
+	part := make([][]sineTet, len(r))
+	runRanges(r, func(i, from, to int) {
+		for t := int32(from); t < int32(to); t++ {
+			if !m.alive(t) {
+				continue
+			}
+			q := m.tet(t)
+			if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
+				part[i] = append(part[i], sineTet{s, t})
+			}
+		}
+	})
+	m.sines += m.numTets() - len(m.free)
+	return slices.Concat(part...)
+}
+
 func (m *tri) tetMinSine(t int32) float64 {
 	m.sines++
 	q := m.tet(t)
@@ -78,11 +105,7 @@ func (ms *mesher) optimize() error {
 	target := math.Sin(optTarget)
 	tried := make([]int32, len(ms.kind)) // round+1 when smoothed in that round
 	budget := m.sines + optWork*m.numTets()
-	type badTet struct {
-		sine float64
-		t    int32
-	}
-	var bad []badTet
+	var bad []sineTet
 	hopeless := map[[4]int32]struct{}{}
 	// After the first round only the tets still bad and those that flips
 	// made or smoothing moved (m.changed) can be bad: later rounds rescan
@@ -96,14 +119,7 @@ func (ms *mesher) optimize() error {
 	for round := int32(0); round < optRounds; round++ {
 		// Worst first, so that the budget goes to the worst tets.
 		if round == 0 {
-			for t := int32(0); t < int32(m.numTets()); t++ {
-				if !m.alive(t) {
-					continue
-				}
-				if s := m.tetMinSine(t); s < target {
-					bad = append(bad, badTet{s, t})
-				}
-			}
+			bad = m.scanBad(target)
 		} else {
 			cand = cand[:0]
 			for _, bt := range bad {
@@ -121,13 +137,13 @@ func (ms *mesher) optimize() error {
 				seen[t] = round + 1
 				q := m.tet(t)
 				if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
-					bad = append(bad, badTet{s, t})
+					bad = append(bad, sineTet{s, t})
 				}
 			}
 			m.sines += m.numTets() - len(m.free)
 		}
 		m.changed = m.changed[:0]
-		slices.SortFunc(bad, func(a, b badTet) int {
+		slices.SortFunc(bad, func(a, b sineTet) int {
 			if c := cmp.Compare(a.sine, b.sine); c != 0 {
 				return c
 			}

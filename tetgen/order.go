@@ -1,10 +1,6 @@
 package tetgen
 
-import (
-	"math"
-	"runtime"
-	"sync"
-)
+import "math"
 
 // brioOrder returns the vertex indices in a biased randomized insertion
 // order (Amenta, Choi & Rote 2003): rounds of geometrically growing size,
@@ -34,7 +30,7 @@ func brioOrder(xyz []float64, idx []int32) []int32 {
 	if ext > 0 {
 		scale = float64(1<<bits-1) / ext
 	}
-	keyRange := func(from, to int) {
+	runRanges(workRanges(n), func(_, from, to int) {
 		for i := from; i < to; i++ {
 			v := int(idx[i])
 			var c [3]uint32
@@ -47,28 +43,11 @@ func brioOrder(xyz []float64, idx []int32) []int32 {
 			r := min(rounds-1, trailingZeros(splitmix(uint64(v))))
 			keys[i] = uint64(rounds-1-r)<<(3*bits) | hilbert3(c, bits)
 		}
-	}
-	parallelRanges(n, keyRange)
+	})
 	out := make([]int32, n)
 	copy(out, idx)
 	radixSort(keys, out)
 	return out
-}
-
-// parallelRanges calls f on contiguous ranges covering [0, n), on
-// GOMAXPROCS goroutines when n is large enough to pay. f must write only
-// its own range: the result is then the same whatever GOMAXPROCS is.
-func parallelRanges(n int, f func(from, to int)) {
-	w := runtime.GOMAXPROCS(0)
-	if w == 1 || n < 1<<15 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for j := range w {
-		wg.Go(func() { f(j*n/w, (j+1)*n/w) })
-	}
-	wg.Wait()
 }
 
 func trailingZeros(x uint64) int {

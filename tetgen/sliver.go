@@ -59,12 +59,8 @@ func (ms *mesher) splitSlivers() int {
 		key  [4]int32
 	}
 	var bad []badTet
-	for t := int32(0); t < int32(m.numTets()); t++ {
-		if m.alive(t) {
-			if s := m.tetMinSine(t); s < target {
-				bad = append(bad, badTet{s, t, sortedTet(m.tet(t))})
-			}
-		}
+	for _, b := range m.scanBad(target) {
+		bad = append(bad, badTet{b.sine, b.t, sortedTet(m.tet(b.t))})
 	}
 	slices.SortFunc(bad, func(a, b badTet) int {
 		if c := cmp.Compare(a.sine, b.sine); c != 0 {

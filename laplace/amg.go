@@ -383,13 +383,24 @@ func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) row
 			}
 			// The fine rows, in increasing order for locality.
 			s.fine = s.fine[:0]
+			first, last := int32(n), int32(-1)
 			for _, i := range r.col[r.rowPtr[I]:r.rowPtr[hi]] {
 				if s.loc[i] < 0 {
 					s.loc[i] = 0
 					s.fine = append(s.fine, i)
+					first, last = min(first, i), max(last, i)
 				}
 			}
-			slices.Sort(s.fine)
+			if int(last-first) < 8*len(s.fine) { // a scan of the range beats a sort
+				s.fine = s.fine[:0]
+				for i := first; i <= last; i++ {
+					if s.loc[i] == 0 {
+						s.fine = append(s.fine, i)
+					}
+				}
+			} else {
+				slices.Sort(s.fine)
+			}
 			for l, i := range s.fine {
 				s.loc[i] = int32(l)
 				accumulateRowP(v, int(i), &s.buf, p, s.acc, int32(hi))

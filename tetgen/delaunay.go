@@ -60,6 +60,8 @@ type tri struct {
 	newTets  []int32
 	newVerts []int32 // four per new tet, before slots are assigned
 	link     faceLinker
+	vseen    []uint32 // per vertex: vstamp when on the cavity boundary
+	vstamp   uint32
 	// lazyVT skips keeping vt current during insertions (pointVertices
 	// restores it): Delaunay construction never reads it.
 	lazyVT bool

@@ -396,16 +396,11 @@ func (m *tri) connected() bool {
 // lostVertices returns the vertices of cavity tets that are on no
 // boundary face: the cone would delete them from the mesh.
 func (m *tri) lostVertices() []int32 {
-	onBnd := make(map[int32]bool, 2*len(m.bnd))
-	for _, f := range m.bnd {
-		for _, u := range m.faceVerts(f) {
-			onBnd[u] = true
-		}
-	}
+	m.markBoundaryVertices()
 	var lost []int32
 	for _, t := range m.cav {
 		for _, u := range m.tet(t) {
-			if u >= 0 && !onBnd[u] && !slices.Contains(lost, u) {
+			if u >= 0 && !m.onCavityBoundary(u) && !slices.Contains(lost, u) {
 				lost = append(lost, u)
 			}
 		}
@@ -418,21 +413,41 @@ func (m *tri) lostVertices() []int32 {
 // never swallows a vertex in a Delaunay mesh; after flips and forced
 // insertions it can.
 func (m *tri) lostVertex() int32 {
-	onBnd := make(map[int32]bool, 2*len(m.bnd))
-	for _, f := range m.bnd {
-		for _, u := range m.faceVerts(f) {
-			onBnd[u] = true
-		}
-	}
+	m.markBoundaryVertices()
 	for _, t := range m.cav {
 		if m.mark[t] != inCavity {
 			continue
 		}
 		for _, u := range m.tet(t) {
-			if u >= 0 && !onBnd[u] {
+			if u >= 0 && !m.onCavityBoundary(u) {
 				return t
 			}
 		}
 	}
 	return -1
 }
+
+// markBoundaryVertices stamps the vertices of the cavity's boundary
+// faces, for onCavityBoundary: a stamp per vertex instead of a set built
+// for every insertion.
+func (m *tri) markBoundaryVertices() {
+	if n := len(m.vt); len(m.vseen) < n {
+		m.vseen = append(m.vseen, make([]uint32, n-len(m.vseen)+n/2)...)
+	}
+	m.vstamp++
+	if m.vstamp == 0 {
+		clear(m.vseen)
+		m.vstamp = 1
+	}
+	for _, f := range m.bnd {
+		for _, u := range m.faceVerts(f) {
+			if u >= 0 {
+				m.vseen[u] = m.vstamp
+			}
+		}
+	}
+}
+
+// onCavityBoundary reports whether vertex u is on a boundary face of the
+// cavity, as of the last markBoundaryVertices.
+func (m *tri) onCavityBoundary(u int32) bool { return m.vseen[u] == m.vstamp }

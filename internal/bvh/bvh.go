@@ -237,6 +237,13 @@ func (t *Tree) Nearest(p geom.Vec, dist2 func(item int32) float64) (best int32, 
 // returns (−1, bound2) when there is none, and never visits a node whose
 // box is that far.
 func (t *Tree) NearestWithin(p geom.Vec, bound2 float64, dist2 func(item int32) float64) (best int32, bestD2 float64) {
+	return t.NearestWhere(p, bound2, nil, dist2)
+}
+
+// NearestWhere is NearestWithin that also skips every node (and its
+// subtree) for which skip, when not nil, returns true: for searches that
+// know a whole subtree holds no item they would accept.
+func (t *Tree) NearestWhere(p geom.Vec, bound2 float64, skip func(node int32) bool, dist2 func(item int32) float64) (best int32, bestD2 float64) {
 	best, bestD2 = -1, bound2
 	if len(t.Nodes) == 0 {
 		return
@@ -248,7 +255,7 @@ func (t *Tree) NearestWithin(p geom.Vec, bound2 float64, dist2 func(item int32) 
 	for sp > 0 {
 		sp--
 		i := stack[sp]
-		if t.BoxDist2(i, p) >= bestD2 {
+		if t.BoxDist2(i, p) >= bestD2 || skip != nil && skip(i) {
 			continue
 		}
 		first, count := t.Nodes[2*i], t.Nodes[2*i+1]

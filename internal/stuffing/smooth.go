@@ -95,9 +95,6 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 		}
 	})
 	goal := math.Cos(target * math.Pi / 180)
-	// A vertex that could not move stays put in later passes unless a
-	// neighbour moved since: the search would repeat itself exactly.
-	stuck := make([]bool, m.NumVertices())
 	lvl := make([]int32, m.NumVertices())
 	for v := range lvl {
 		lvl[v] = -1
@@ -107,7 +104,7 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 		for t, c := range mq.cos {
 			if c > goal {
 				for _, v := range m.Tets[4*t : 4*t+4] {
-					if movable(v) && !stuck[v] {
+					if movable(v) {
 						todo = append(todo, v)
 					}
 				}
@@ -129,15 +126,10 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 				}
 			})
 			for i, v := range level {
-				if !mq.record(v, to[i]) {
-					stuck[v] = true
-					continue
-				}
-				moved = true
-				for _, t := range inc.tets[v] {
-					mq.cos[t] = mq.tetCos(t)
-					for _, u := range m.Tets[4*t : 4*t+4] {
-						stuck[u] = false
+				if mq.record(v, to[i]) {
+					moved = true
+					for _, t := range inc.tets[v] {
+						mq.cos[t] = mq.tetCos(t)
 					}
 				}
 			}
@@ -184,9 +176,15 @@ func (mq *meshQuality) relocate(v int32, slide slider) bool {
 }
 
 // record notes a move of v (where search left it) in the occupancy, and
-// reports whether v moved at all.
+// reports whether v moved at all. A vertex searched at the same time may
+// have taken the same point (two boundary vertices slid onto one input
+// vertex): then v goes back.
 func (mq *meshQuality) record(v int32, mv [2]geom.Vec) bool {
 	if mv[1] == mv[0] {
+		return false
+	}
+	if !mq.inc.at.free(mv[1], v) {
+		copy(mq.m.Positions[3*v:], mv[0][:])
 		return false
 	}
 	mq.inc.at.move(v, mv[0], mv[1])

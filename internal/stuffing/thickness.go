@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/internal/trisearch"
@@ -31,6 +32,7 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 		}
 	}
 	ix := trisearch.New(m.Positions, tris)
+	cones := normalCones(ix.Tree, tn)
 	var verts []int32
 	for v := range nv {
 		if m.Tags[v] == tetmesh.Boundary {
@@ -53,7 +55,9 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 		for i := lo; i < hi; i++ {
 			v := verts[i]
 			p, n := m.Vertex(v), normal[v]
-			_, d2 := ix.Tree.NearestWithin(p, math.Float64frombits(least.Load()), func(t int32) float64 {
+			_, d2 := ix.Tree.NearestWhere(p, math.Float64frombits(least.Load()), func(node int32) bool {
+				return geom.Dot(cones[node].axis, n) > cones[node].skipCos
+			}, func(t int32) float64 {
 				w := tris[3*t : 3*t+3]
 				if geom.Dot(tn[t], n) > facingCos || w[0] == v || w[1] == v || w[2] == v {
 					return math.Inf(1)
@@ -77,6 +81,61 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 		}
 	})
 	return math.Sqrt(math.Float64frombits(least.Load()))
+}
+
+// normalCone bounds the unit normals of the triangles under a BVH node:
+// none is more than its half angle from axis. skipCos is the cosine of
+// 120° less that half angle, or 2: a vertex normal n with
+// axis·n > skipCos is within 120° of every normal there, so thinnest's
+// facing test rejects every triangle of the node.
+type normalCone struct {
+	axis    geom.Vec
+	skipCos float64
+}
+
+// normalCones returns the normal cone of every node of tree, whose items
+// are triangles with unit normals tn (zero where degenerate: thinnest
+// rejects those anyway). In the depth-first layout a subtree's items are
+// a contiguous run of tree.Items, found bottom-up.
+func normalCones(tree *bvh.Tree, tn []geom.Vec) []normalCone {
+	nn := tree.NumNodes()
+	lo, hi := make([]int32, nn), make([]int32, nn)
+	for i := nn - 1; i >= 0; i-- {
+		first, count := tree.Nodes[2*i], tree.Nodes[2*i+1]
+		if count > 0 {
+			lo[i], hi[i] = first, first+count
+		} else {
+			lo[i], hi[i] = min(lo[i+1], lo[first]), max(hi[i+1], hi[first])
+		}
+	}
+	cones := make([]normalCone, nn)
+	parallelFor(nn, func(a, b int) {
+		for i := a; i < b; i++ {
+			items := tree.Items[lo[i]:hi[i]]
+			var sum geom.Vec
+			for _, t := range items {
+				sum = geom.Add(sum, tn[t])
+			}
+			cones[i].skipCos = 2
+			l := geom.Norm(sum)
+			if !(l > 0) {
+				continue
+			}
+			axis := geom.Scale(1/l, sum)
+			least := 1.0
+			for _, t := range items {
+				if tn[t] != (geom.Vec{}) {
+					least = min(least, geom.Dot(axis, tn[t]))
+				}
+			}
+			// A margin for rounding: the cone only ever gets wider.
+			half := math.Acos(max(-1, min(1, least))) + 1e-9
+			if room := math.Acos(facingCos) - half; room > 0 {
+				cones[i] = normalCone{axis, math.Cos(room) + 1e-9}
+			}
+		}
+	})
+	return cones
 }
 
 // boxDiagonal returns the diagonal of the bounding box of vertices vs.

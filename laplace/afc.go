@@ -52,6 +52,10 @@ import (
 // treats every flux explicitly (contraction ρ(L⁻¹D) per step) and stalled
 // on gmsh_lever's mesh at a residual of 1.5e-4 (docs/field.md).
 
+// stallWindow is the number of Picard corrections without halving the
+// best residual after which SolveLimited turns to Newton's method.
+const stallWindow = 10
+
 // maxCorrections bounds SolveLimited's nonlinear iterations.
 const maxCorrections = 200
 
@@ -166,6 +170,11 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 	acc := newAnderson(n, andersonDepth)
 	bnorm := math.Sqrt(dot(sys.b, sys.b, partial))
 	done := 0.0
+	// Picard while it makes progress; Newton once it stagnates (the best
+	// residual not halved in stallWindow corrections).
+	newton := false
+	var trial, rTrial []float64
+	var history []float64
 	for {
 		fl.residual(a, sys.b, u, r)
 		res := 0.0
@@ -181,8 +190,32 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 		}
 		done = max(done, min(1, math.Log(res)/math.Log(tol)))
 		progress("solve", done)
+		history = append(history, res)
+		if h := len(history); !newton && h > stallWindow && slices.Min(history[h-stallWindow:]) > 0.5*slices.Min(history[:h-stallWindow]) {
+			newton = true
+			trial, rTrial = make([]float64, n+2), make([]float64, n)
+		}
 		// Below the target only the remaining factor is worth solving for.
 		inner := max(correctionTolerance, 0.5*tol/res)
+		if newton {
+			f.Iterations += fl.newtonStep(a, r, d, prec, min(inner, 0.5), partial)
+			// Backtracking on ‖r‖: the residual is only piecewise smooth.
+			step := 1.0
+			for range 10 {
+				for i := range n {
+					trial[i] = x[i] + step*d[i]
+				}
+				trial[n], trial[n+1] = 0, 1
+				fl.residual(a, sys.b, trial, rTrial)
+				if math.Sqrt(dot(rTrial, rTrial, partial))/bnorm < (1-1e-4*step)*res {
+					break
+				}
+				step /= 2
+			}
+			copy(x, trial[:n])
+			f.Corrections++
+			continue
+		}
 		clear(d)
 		cg := fl.solveCorrection(a, r, d, prec, w, min(inner, 0.5), maxIter)
 		f.Iterations += cg.iterations
@@ -223,6 +256,14 @@ type fluxes struct {
 	// (1 − α) w, the coupling the cut adds to K (see apply).
 	cutEnd [][2]int32
 	cutW   []float64
+	// For Newton's Jacobian: each cut edge's flux w (u_i − u_j) and the
+	// node whose ratio set its α (see limit); per node its fluxes' sums
+	// P± and the slots of its patch's extremes; the u of the last limit.
+	cutF           []float64
+	cutBy          []int32
+	pPlus, pMinus  []float64
+	argMax, argMin []int32
+	u              []float64
 
 	// Per node: its mesh vertex and unknown; its mesh neighbours' slots
 	// nbr[nbrPtr[a]:nbrPtr[a+1]] (itself included); its edges
@@ -306,6 +347,8 @@ func newFluxes(m *tetmesh.Mesh, k *sparse.CSR, order []int32) (*fluxes, error) {
 	}
 	fl.alpha = make([]float64, len(fl.edgeNode))
 	fl.rPlus, fl.rMinus = make([]float64, na), make([]float64, na)
+	fl.pPlus, fl.pMinus = make([]float64, na), make([]float64, na)
+	fl.argMax, fl.argMin = make([]int32, na), make([]int32, na)
 
 	// δ²: the smallest squared height of each node over its tets'
 	// opposite faces.
@@ -356,12 +399,20 @@ func (fl *fluxes) edgeOf(a int32, v int32) (int32, bool) {
 
 // limit sets α for the field u (all vertices).
 func (fl *fluxes) limit(u []float64) {
+	fl.u = u
 	forChunks(len(fl.vertex), fluxChunk, func(lo, hi int) {
 		for a := lo; a < hi; a++ {
-			ui := u[fl.unknown[a]]
+			self := fl.unknown[a]
+			ui := u[self]
 			umin, umax := ui, ui
+			argMin, argMax := self, self
 			for _, j := range fl.nbr[fl.nbrPtr[a]:fl.nbrPtr[a+1]] {
-				umin, umax = min(umin, u[j]), max(umax, u[j])
+				if u[j] < umin {
+					umin, argMin = u[j], j
+				}
+				if u[j] > umax {
+					umax, argMax = u[j], j
+				}
 			}
 			var pPlus, pMinus float64
 			for k := fl.incPtr[a]; k < fl.incPtr[a+1]; k++ {
@@ -370,6 +421,8 @@ func (fl *fluxes) limit(u []float64) {
 			}
 			fl.rPlus[a] = ratio(fl.q[a]*(umax-ui), pPlus)
 			fl.rMinus[a] = ratio(fl.q[a]*(umin-ui), pMinus)
+			fl.pPlus[a], fl.pMinus[a] = pPlus, pMinus
+			fl.argMax[a], fl.argMin[a] = argMax, argMin
 		}
 	})
 	forChunks(len(fl.edgeNode), fluxChunk, func(lo, hi int) {
@@ -388,11 +441,70 @@ func (fl *fluxes) limit(u []float64) {
 			fl.alpha[e] = alpha
 		}
 	})
-	fl.cutEnd, fl.cutW = fl.cutEnd[:0], fl.cutW[:0]
+	fl.cutEnd, fl.cutW, fl.cutF, fl.cutBy = fl.cutEnd[:0], fl.cutW[:0], fl.cutF[:0], fl.cutBy[:0]
 	for e, alpha := range fl.alpha {
 		if alpha < 1 {
 			fl.cutEnd = append(fl.cutEnd, fl.edgeEnd[e])
 			fl.cutW = append(fl.cutW, (1-alpha)*fl.edgeW[e])
+			// Which end's ratio is α: node a's R+ (encoded a+1) or
+			// R− (−a−1), as limit chose it.
+			a, b := fl.edgeNode[e][0], fl.edgeNode[e][1]
+			d := u[fl.edgeEnd[e][0]] - u[fl.edgeEnd[e][1]]
+			by := a + 1
+			if d > 0 && fl.rPlus[a] > fl.r(fl.rMinus, b) {
+				by = -b - 1
+			} else if d < 0 {
+				by = -a - 1
+				if fl.rMinus[a] > fl.r(fl.rPlus, b) {
+					by = b + 1
+				}
+			}
+			fl.cutF = append(fl.cutF, fl.edgeW[e]*d)
+			fl.cutBy = append(fl.cutBy, by)
+		}
+	}
+}
+
+// ratioSlope returns the derivative of node a's ratio R+ (plus) or R−
+// along v (unknowns, with zeros in the two Dirichlet slots) where R < 1:
+// R = Q/P, Q = q (u_m − u_a) with u_m the patch's extreme, P the sum of
+// the fluxes of that sign, so R' = (q (v_m − v_a) − R P')/P.
+func (fl *fluxes) ratioSlope(a int32, plus bool, v []float64) float64 {
+	self := fl.unknown[a]
+	r, p, m := fl.rMinus[a], fl.pMinus[a], fl.argMin[a]
+	if plus {
+		r, p, m = fl.rPlus[a], fl.pPlus[a], fl.argMax[a]
+	}
+	dq := fl.q[a] * (v[m] - v[self])
+	dp := 0.0
+	for k := fl.incPtr[a]; k < fl.incPtr[a+1]; k++ {
+		if f := fl.w[k] * (fl.u[self] - fl.u[fl.far[k]]); (f > 0) == plus && f != 0 {
+			dp += fl.w[k] * (v[self] - v[fl.far[k]])
+		}
+	}
+	return (dq - r*dp) / p
+}
+
+// jacobian sets y = J v, J the Jacobian of −r(u) at the u of the last
+// limit call: A(α) less the change of the cut fluxes through α,
+// Σ_cut f_e (e_i − e_j) ∇α_eᵀ. v has n + 2 entries, the last two 0.
+func (fl *fluxes) jacobian(k *symMatrix[float64], y, v, partial []float64) {
+	fl.apply(k, y, v[:k.n], partial)
+	n := int32(k.n)
+	for c, e := range fl.cutEnd {
+		by := fl.cutBy[c]
+		var g float64
+		if by > 0 {
+			g = fl.ratioSlope(by-1, true, v)
+		} else {
+			g = fl.ratioSlope(-by-1, false, v)
+		}
+		f := fl.cutF[c] * g
+		if e[0] < n {
+			y[e[0]] -= f
+		}
+		if e[1] < n {
+			y[e[1]] += f
 		}
 	}
 }
@@ -628,4 +740,81 @@ func tetNeighbours(m *tetmesh.Mesh) [][]int32 {
 		}
 	}
 	return nbr
+}
+
+// gmresRestart is the Krylov dimension of newtonStep's GMRES.
+const gmresRestart = 30
+
+// newtonStep solves J d = r approximately (relative residual tol, at most
+// gmresRestart iterations) by GMRES right-preconditioned with prec, J
+// the Jacobian of the last limit call; it returns the iterations.
+// Modified Gram–Schmidt with Givens rotations (Saad, Iterative Methods
+// for Sparse Linear Systems, §6.5).
+func (fl *fluxes) newtonStep(k *symMatrix[float64], r, d []float64, prec preconditioner, tol float64, partial []float64) int {
+	n := k.n
+	beta := math.Sqrt(dot(r, r, partial))
+	clear(d)
+	if beta == 0 {
+		return 0
+	}
+	m := gmresRestart
+	v := make([][]float64, 1, m+1)
+	v[0] = make([]float64, n)
+	for i := range r {
+		v[0][i] = r[i] / beta
+	}
+	h := make([][]float64, m) // h[j][i], column j
+	cs, sn, g := make([]float64, m), make([]float64, m), make([]float64, m+1)
+	g[0] = beta
+	z, pad := make([]float64, n), make([]float64, n+2)
+	j := 0
+	for j < m {
+		prec.apply(z, v[j])
+		copy(pad, z)
+		w := make([]float64, n)
+		fl.jacobian(k, w, pad, partial)
+		h[j] = make([]float64, j+2)
+		for i := 0; i <= j; i++ {
+			hij := dot(w, v[i], partial)
+			h[j][i] = hij
+			for t := range w {
+				w[t] -= hij * v[i][t]
+			}
+		}
+		hn := math.Sqrt(dot(w, w, partial))
+		h[j][j+1] = hn
+		for i := 0; i < j; i++ {
+			a, b := h[j][i], h[j][i+1]
+			h[j][i], h[j][i+1] = cs[i]*a+sn[i]*b, -sn[i]*a+cs[i]*b
+		}
+		den := math.Hypot(h[j][j], h[j][j+1])
+		cs[j], sn[j] = h[j][j]/den, h[j][j+1]/den
+		h[j][j], h[j][j+1] = den, 0
+		g[j+1] = -sn[j] * g[j]
+		g[j] = cs[j] * g[j]
+		j++
+		if math.Abs(g[j]) <= tol*beta || hn == 0 {
+			break
+		}
+		for t := range w {
+			w[t] /= hn
+		}
+		v = append(v, w)
+	}
+	y := make([]float64, j)
+	for i := j - 1; i >= 0; i-- {
+		s := g[i]
+		for c := i + 1; c < j; c++ {
+			s -= h[c][i] * y[c]
+		}
+		y[i] = s / h[i][i]
+	}
+	sum := make([]float64, n)
+	for i := range j {
+		for t := range sum {
+			sum[t] += y[i] * v[i][t]
+		}
+	}
+	prec.apply(d, sum)
+	return j
 }

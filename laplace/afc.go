@@ -53,8 +53,9 @@ import (
 // on gmsh_lever's mesh at a residual of 1.5e-4 (docs/field.md).
 
 // stallWindow is the number of Picard corrections without halving the
-// best residual after which SolveLimited turns to Newton's method.
-const stallWindow = 10
+// best residual after which SolveLimited turns to Newton's method (a
+// variable so that tests can force Newton early).
+var stallWindow = 10
 
 // maxCorrections bounds SolveLimited's nonlinear iterations.
 const maxCorrections = 200

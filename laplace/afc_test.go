@@ -207,20 +207,97 @@ func TestSolveLimitedDeterministic(t *testing.T) {
 	}
 	m := scatteredCore(n, 6, 9)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	var ref *LimitedField
-	for _, procs := range procs {
-		runtime.GOMAXPROCS(procs)
-		f, err := SolveLimited(m, Options{})
-		if err != nil {
-			t.Fatal(err)
+	defer func(w int) { stallWindow = w }(stallWindow)
+	for _, window := range []int{stallWindow, 1} { // Picard only; Newton
+		stallWindow = window
+		var ref *LimitedField
+		for _, procs := range procs {
+			runtime.GOMAXPROCS(procs)
+			f, err := SolveLimited(m, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref == nil {
+				ref = f
+				continue
+			}
+			if f.Iterations != ref.Iterations || f.Corrections != ref.Corrections || f.Residual != ref.Residual ||
+				!slices.Equal(f.Epsilon, ref.Epsilon) || !slices.Equal(f.Gradient, ref.Gradient) {
+				t.Fatalf("stall window %d, GOMAXPROCS=%d: result differs from GOMAXPROCS=1", window, procs)
+			}
 		}
-		if ref == nil {
-			ref = f
-			continue
+	}
+}
+
+// Newton's method from the second correction on (every Picard step that
+// does not halve the residual counts as a stall) solves the limited
+// equations too, with the maximum principle: checkLimited's checks.
+func TestSolveLimitedNewton(t *testing.T) {
+	defer func(w int) { stallWindow = w }(stallWindow)
+	stallWindow = 1
+	checkLimited(t, scatteredCore(16, 3, 5), true)
+}
+
+// The Jacobian Newton's method uses is the derivative of −r(u): against
+// central differences along random directions, at the Picard iterate of
+// a mesh with many cut edges (α is piecewise smooth in u; a step of 1e-7
+// crosses none of its kinks here).
+func TestLimitedJacobian(t *testing.T) {
+	m := scatteredCore(10, 3, 5)
+	sys, err := reducedSystem(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := Stiffness(m.Positions, m.Tets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := newFluxes(m, k, sys.order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Solve(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := sys.a.n
+	u := make([]float64, n+2)
+	for r, v := range sys.order {
+		u[r] = plain.Epsilon[v]
+	}
+	u[n+1] = 1
+	rng := rand.New(rand.NewPCG(1, 2))
+	partial := make([]float64, numChunks(n))
+	r0 := make([]float64, n)
+	fl.residual(&sys.a, sys.b, u, r0)
+	if len(fl.cutEnd) < 20 {
+		t.Fatalf("%d cut edges; the test needs many", len(fl.cutEnd))
+	}
+	for range 5 {
+		v := make([]float64, n+2)
+		for i := range n {
+			v[i] = rng.NormFloat64()
 		}
-		if f.Iterations != ref.Iterations || f.Corrections != ref.Corrections || f.Residual != ref.Residual ||
-			!slices.Equal(f.Epsilon, ref.Epsilon) || !slices.Equal(f.Gradient, ref.Gradient) {
-			t.Fatalf("GOMAXPROCS=%d: result differs from GOMAXPROCS=1", procs)
+		fl.residual(&sys.a, sys.b, u, r0) // the state jacobian reads
+		jv := make([]float64, n)
+		fl.jacobian(&sys.a, jv, v, partial)
+		const h = 1e-7
+		up, um := slices.Clone(u), slices.Clone(u)
+		for i := range n {
+			up[i] += h * v[i]
+			um[i] -= h * v[i]
+		}
+		rp, rm := make([]float64, n), make([]float64, n)
+		fl.residual(&sys.a, sys.b, up, rp)
+		fl.residual(&sys.a, sys.b, um, rm)
+		var diff, norm float64
+		for i := range n {
+			fd := (rm[i] - rp[i]) / (2 * h)
+			diff += (fd - jv[i]) * (fd - jv[i])
+			norm += jv[i] * jv[i]
+		}
+		if e := math.Sqrt(diff / norm); e > 1e-6 {
+			t.Errorf("‖J v − finite difference‖/‖J v‖ = %.3g", e)
 		}
 	}
 }

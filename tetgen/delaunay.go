@@ -82,10 +82,15 @@ type tri struct {
 	// flipped is set once a flip has made the tetrahedralization
 	// possibly non-Delaunay: insertions then check their cavities.
 	flipped bool
-	// logChanges, when set, makes flips append the tets they make to
-	// changed (optimization rescans only those).
+	// logChanges, when set, makes insertions and flips append the tets
+	// they make to changed, so that scanBad rescans only those (and
+	// lastBad, what the previous scan, below lastScan, returned).
 	logChanges bool
 	changed    []int32
+	lastBad    []int32
+	lastScan   float64
+	scanSeen   []int32 // per tet: scanStamp when rescanned
+	scanStamp  int32
 	version    int // counts changes made by flips
 }
 
@@ -348,6 +353,9 @@ func (m *tri) fillCavity(v int32) {
 			m.onSubface(refSubface(o), 4*id+vs)
 		}
 		m.newTets = append(m.newTets, id)
+	}
+	if m.logChanges {
+		m.changed = append(m.changed, m.newTets...)
 	}
 	// Free the cavity slots not reused.
 	for i := len(m.bnd); i < nc; i++ {

@@ -67,25 +67,69 @@ type sineTet struct {
 }
 
 // scanBad returns the live tets whose smallest dihedral sine is below
-// target, in slot order. Ranges of slots are scanned concurrently; the
-// scan is charged to m.sines as one evaluation per live tet.
+// target. While logChanges stays set, a call after the first rescans only
+// the tets the previous call returned and those changed since (made by an
+// insertion or a flip, or moved by smoothing): no other tet can have
+// become bad. Otherwise it scans every slot, ranges of slots concurrently.
+// Either way the scan is charged to m.sines as one evaluation per live
+// tet, so the work budget does not depend on how the scan was done.
 func (m *tri) scanBad(target float64) []sineTet {
-	r := workRanges(m.numTets())
-	part := make([][]sineTet, len(r))
-	runRanges(r, func(i, from, to int) {
-		for t := int32(from); t < int32(to); t++ {
-			if !m.alive(t) {
-				continue
-			}
-			q := m.tet(t)
-			if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
-				part[i] = append(part[i], sineTet{s, t})
+	var bad []sineTet
+	if m.logChanges && m.lastScan == target {
+		if n := m.numTets(); len(m.scanSeen) < n {
+			m.scanSeen = append(m.scanSeen, make([]int32, n-len(m.scanSeen))...)
+		}
+		m.scanStamp++
+		for _, list := range [2][]int32{m.lastBad, m.changed} {
+			for _, t := range list {
+				if !m.alive(t) || m.scanSeen[t] == m.scanStamp {
+					continue
+				}
+				m.scanSeen[t] = m.scanStamp
+				q := m.tet(t)
+				if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
+					bad = append(bad, sineTet{s, t})
+				}
 			}
 		}
-	})
+	} else {
+		r := workRanges(m.numTets())
+		part := make([][]sineTet, len(r))
+		runRanges(r, func(i, from, to int) {
+			for t := int32(from); t < int32(to); t++ {
+				if !m.alive(t) {
+					continue
+				}
+				q := m.tet(t)
+				if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
+					part[i] = append(part[i], sineTet{s, t})
+				}
+			}
+		})
+		bad = slices.Concat(part...)
+	}
 	m.sines += m.numTets() - len(m.free)
-	return slices.Concat(part...)
+	m.changed = m.changed[:0]
+	m.lastBad = m.lastBad[:0]
+	for _, b := range bad {
+		m.lastBad = append(m.lastBad, b.t)
+	}
+	m.lastScan = -1
+	if m.logChanges {
+		m.lastScan = target
+	}
+	return bad
 }
+
+// logFrom starts logging changed tets for scanBad; stopLog ends it.
+func (m *tri) logFrom() {
+	if !m.logChanges {
+		m.logChanges, m.lastScan = true, -1
+		m.changed = m.changed[:0]
+	}
+}
+
+func (m *tri) stopLog() { m.logChanges, m.lastScan = false, -1 }
 
 func (m *tri) tetMinSine(t int32) float64 {
 	m.sines++
@@ -107,42 +151,12 @@ func (ms *mesher) optimize() error {
 	budget := m.sines + optWork*m.numTets()
 	var bad []sineTet
 	hopeless := map[[4]int32]struct{}{}
-	// After the first round only the tets still bad and those that flips
-	// made or smoothing moved (m.changed) can be bad: later rounds rescan
-	// those alone, and the budget still charges a whole scan, so the
-	// result is that of scanning every tet in every round, in a fraction
-	// of the time.
-	m.logChanges, m.changed = true, m.changed[:0]
-	defer func() { m.logChanges = false }()
-	var cand []int32
-	var seen []int32 // round+1 when a tet was rescanned in that round
+	// The log of changed tets stays on through sliver removal, whose
+	// scans continue from this one.
+	m.logFrom()
 	for round := int32(0); round < optRounds; round++ {
 		// Worst first, so that the budget goes to the worst tets.
-		if round == 0 {
-			bad = m.scanBad(target)
-		} else {
-			cand = cand[:0]
-			for _, bt := range bad {
-				cand = append(cand, bt.t)
-			}
-			cand = append(cand, m.changed...)
-			if n := m.numTets(); len(seen) < n {
-				seen = append(seen, make([]int32, n-len(seen))...)
-			}
-			bad = bad[:0]
-			for _, t := range cand {
-				if !m.alive(t) || seen[t] == round+1 {
-					continue
-				}
-				seen[t] = round + 1
-				q := m.tet(t)
-				if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
-					bad = append(bad, sineTet{s, t})
-				}
-			}
-			m.sines += m.numTets() - len(m.free)
-		}
-		m.changed = m.changed[:0]
+		bad = m.scanBad(target)
 		slices.SortFunc(bad, func(a, b sineTet) int {
 			if c := cmp.Compare(a.sine, b.sine); c != 0 {
 				return c

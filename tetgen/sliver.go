@@ -32,6 +32,7 @@ func (ms *mesher) removeSlivers() error {
 	if ms.opt.Coarse {
 		return nil
 	}
+	defer ms.m.stopLog()
 	for range sliverRounds {
 		if ms.splitSlivers() == 0 {
 			return nil

@@ -1,8 +1,11 @@
 // Command driver is the pfmesh side of bench/tetgen/run.sh. It reads a
 // surface (format.Clean applied) and
 //
-//	driver mesh IN [-q B] [-a V] [-runs N]   meshes it with tetgen.Build and prints
-//	                                  "tets seconds min_dihedral" (median of N runs)
+//	driver mesh IN [-q B] [-a V] [-runs N] [-stages] [-cpuprofile F]
+//	                                  meshes it with tetgen.Build and prints
+//	                                  "tets seconds min_dihedral" (median of N runs);
+//	                                  -stages adds the last run's stage times on
+//	                                  stderr, -cpuprofile writes a CPU profile
 //	driver convert IN PREFIX          writes it as PREFIX.smesh (TetGen) and
 //	                                  PREFIX.stl (gmsh): all mesh the same triangles
 //	driver quality PREFIX             reads TetGen's PREFIX.node and PREFIX.ele
@@ -18,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +52,8 @@ func run(args []string) error {
 		q := fs.Float64("q", 0, "radius-edge bound (0: tetgen's default 2)")
 		a := fs.Float64("a", 0, "largest tet volume (0: none)")
 		runs := fs.Int("runs", 1, "runs; the median time is printed")
+		stages := fs.Bool("stages", false, "print the last run's stage times on stderr")
+		prof := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 		if err := fs.Parse(args[2:]); err != nil {
 			return err
 		}
@@ -55,14 +61,31 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
+		if *prof != "" {
+			f, err := os.Create(*prof)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
+		}
 		var secs []float64
 		var m *tetgen.Mesh
+		var rep *tetgen.Report
 		for range *runs {
 			t0 := time.Now()
-			if m, _, err = tetgen.Build(s, tetgen.Options{Quality: *q, MaxVolume: *a}); err != nil {
+			if m, rep, err = tetgen.Build(s, tetgen.Options{Quality: *q, MaxVolume: *a}); err != nil {
 				return err
 			}
 			secs = append(secs, time.Since(t0).Seconds())
+		}
+		if *stages {
+			for _, st := range rep.Timings {
+				fmt.Fprintf(os.Stderr, "%-20s %7.3f s\n", st.Stage, st.Seconds)
+			}
 		}
 		slices.Sort(secs)
 		fmt.Printf("%d %.3f %.3f\n", m.NumTets(), secs[len(secs)/2], tetmesh.MeasureQuality(m).MinDihedral)

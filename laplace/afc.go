@@ -175,6 +175,7 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 	// residual not halved in stallWindow corrections).
 	newton := false
 	var trial, rTrial []float64
+	var ws *krylov
 	var history []float64
 	for {
 		fl.residual(a, sys.b, u, r)
@@ -193,13 +194,13 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 		progress("solve", done)
 		history = append(history, res)
 		if h := len(history); !newton && h > stallWindow && slices.Min(history[h-stallWindow:]) > 0.5*slices.Min(history[:h-stallWindow]) {
-			newton = true
-			trial, rTrial = make([]float64, n+2), make([]float64, n)
+			newton, acc = true, nil
+			trial, rTrial, ws = make([]float64, n+2), make([]float64, n), newKrylov(n)
 		}
 		// Below the target only the remaining factor is worth solving for.
 		inner := max(correctionTolerance, 0.5*tol/res)
 		if newton {
-			f.Iterations += fl.newtonStep(a, r, d, prec, min(inner, 0.5), partial)
+			f.Iterations += fl.newtonStep(a, r, d, prec, min(inner, 0.5), ws)
 			// Backtracking on ‖r‖: the residual is only piecewise smooth.
 			step := 1.0
 			for range 10 {
@@ -743,36 +744,36 @@ func tetNeighbours(m *tetmesh.Mesh) [][]int32 {
 	return nbr
 }
 
-// gmresRestart is the Krylov dimension of newtonStep's GMRES.
-const gmresRestart = 30
+// gmresRestart is the Krylov dimension of newtonStep's GMRES: its basis
+// costs 8 (gmresRestart + 1) bytes per unknown while Newton runs.
+const gmresRestart = 20
 
 // newtonStep solves J d = r approximately (relative residual tol, at most
 // gmresRestart iterations) by GMRES right-preconditioned with prec, J
 // the Jacobian of the last limit call; it returns the iterations.
 // Modified Gram–Schmidt with Givens rotations (Saad, Iterative Methods
 // for Sparse Linear Systems, §6.5).
-func (fl *fluxes) newtonStep(k *symMatrix[float64], r, d []float64, prec preconditioner, tol float64, partial []float64) int {
-	n := k.n
+func (fl *fluxes) newtonStep(k *symMatrix[float64], r, d []float64, prec preconditioner, tol float64, ws *krylov) int {
+	partial := ws.partial
 	beta := math.Sqrt(dot(r, r, partial))
 	clear(d)
 	if beta == 0 {
 		return 0
 	}
 	m := gmresRestart
-	v := make([][]float64, 1, m+1)
-	v[0] = make([]float64, n)
+	v := ws.v
 	for i := range r {
 		v[0][i] = r[i] / beta
 	}
 	h := make([][]float64, m) // h[j][i], column j
 	cs, sn, g := make([]float64, m), make([]float64, m), make([]float64, m+1)
 	g[0] = beta
-	z, pad := make([]float64, n), make([]float64, n+2)
+	z, pad := ws.z, ws.pad
 	j := 0
 	for j < m {
 		prec.apply(z, v[j])
 		copy(pad, z)
-		w := make([]float64, n)
+		w := v[j+1]
 		fl.jacobian(k, w, pad, partial)
 		h[j] = make([]float64, j+2)
 		for i := 0; i <= j; i++ {
@@ -800,7 +801,6 @@ func (fl *fluxes) newtonStep(k *symMatrix[float64], r, d []float64, prec precond
 		for t := range w {
 			w[t] /= hn
 		}
-		v = append(v, w)
 	}
 	y := make([]float64, j)
 	for i := j - 1; i >= 0; i-- {
@@ -810,7 +810,8 @@ func (fl *fluxes) newtonStep(k *symMatrix[float64], r, d []float64, prec precond
 		}
 		y[i] = s / h[i][i]
 	}
-	sum := make([]float64, n)
+	sum := ws.z
+	clear(sum)
 	for i := range j {
 		for t := range sum {
 			sum[t] += y[i] * v[i][t]
@@ -818,4 +819,19 @@ func (fl *fluxes) newtonStep(k *symMatrix[float64], r, d []float64, prec precond
 	}
 	prec.apply(d, sum)
 	return j
+}
+
+// krylov is newtonStep's workspace: the Krylov basis and two vectors.
+type krylov struct {
+	v       [][]float64
+	z, pad  []float64
+	partial []float64
+}
+
+func newKrylov(n int) *krylov {
+	ws := &krylov{v: make([][]float64, gmresRestart+1), z: make([]float64, n), pad: make([]float64, n+2), partial: make([]float64, numChunks(n))}
+	for i := range ws.v {
+		ws.v[i] = make([]float64, n)
+	}
+	return ws
 }

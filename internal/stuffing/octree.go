@@ -67,28 +67,63 @@ func (o *octree) cell(level int, i, j, k uint32) (geom.Vec, float64) {
 // says so, handing each child the triangles of its parent that meet it.
 func buildOctree(origin geom.Vec, size float64, in *input, split splitFunc) *octree {
 	o := &octree{origin: origin, size: size, nodes: newKeyMap(1 << 12)}
-	var rec func(level int, i, j, k uint32, tris []int32)
-	rec = func(level int, i, j, k uint32, tris []int32) {
+	// Cells at parLevel are refined at once, each recording its nodes; the
+	// records are then entered in cell order. (split and trianglesIn only
+	// read.)
+	type cellJob struct {
+		level   int
+		i, j, k uint32
+		tris    []int32
+		nodes   []uint64 // key, state pairs
+	}
+	var jobs []*cellJob
+	var rec func(level int, i, j, k uint32, tris []int32, job *cellJob)
+	rec = func(level int, i, j, k uint32, tris []int32, job *cellJob) {
+		if job == nil && level == parLevel {
+			jobs = append(jobs, &cellJob{level: level, i: i, j: j, k: k, tris: tris})
+			return
+		}
+		set := func(key uint64, st int32) {
+			if job == nil {
+				o.nodes.set(key, st)
+			} else {
+				job.nodes = append(job.nodes, key, uint64(st))
+			}
+		}
 		c, h := o.cell(level, i, j, k)
 		key := nodeKey(level, i, j, k)
 		if level < maxLevel && split(level, key, c, h, tris) {
-			o.nodes.set(key, innerNode)
+			set(key, innerNode)
 			for ch := uint32(0); ch < 8; ch++ {
 				ci, cj, ck := 2*i+ch&1, 2*j+ch>>1&1, 2*k+ch>>2
 				cc, chh := o.cell(level+1, ci, cj, ck)
-				rec(level+1, ci, cj, ck, in.trianglesIn(tris, cc, chh))
+				rec(level+1, ci, cj, ck, in.trianglesIn(tris, cc, chh), job)
 			}
 			return
 		}
 		if len(tris) > 0 {
-			o.nodes.set(key, surfaceLeaf)
+			set(key, surfaceLeaf)
 		} else {
-			o.nodes.set(key, leafNode)
+			set(key, leafNode)
 		}
 	}
-	rec(0, 0, 0, 0, in.trianglesIn(in.allTris(), geom.Add(origin, geom.Scale(size/2, geom.Vec{1, 1, 1})), size/2))
+	rec(0, 0, 0, 0, in.trianglesIn(in.allTris(), geom.Add(origin, geom.Scale(size/2, geom.Vec{1, 1, 1})), size/2), nil)
+	parallelChunks(len(jobs), 1, func(lo, hi int) {
+		for _, j := range jobs[lo:hi] {
+			rec(j.level, j.i, j.j, j.k, j.tris, j)
+		}
+	})
+	for _, j := range jobs {
+		for n := 0; n < len(j.nodes); n += 2 {
+			o.nodes.set(j.nodes[n], int32(j.nodes[n+1]))
+		}
+	}
 	return o
 }
+
+// parLevel is the octree level from which buildOctree refines cells in
+// parallel: 64 cells at level 2.
+const parLevel = 2
 
 // leafAt returns the key and state of the leaf containing the level-l cell
 // (i, j, k), or ok = false when that cell is outside the root or is split

@@ -70,8 +70,12 @@ type stuffer struct {
 	warp   []int32 // cut each lattice vertex is warped to, or −1
 	sign   []int8  // side after warping: 0 on the surface
 	in     *input
-	d      *draft
+	d      *draft     // read only while stuffing: lattice and cut vertices
 	refPts []geom.Vec // reference positions of draft vertices for the current tet
+	// What a run of tets makes: tets, with its own Steiner points
+	// numbered −1, −2, …, and their positions.
+	tets    []int32
+	steiner []float64
 }
 
 // warpVertices chooses, for each lattice vertex not in keep, the nearest
@@ -129,8 +133,34 @@ func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32) *draf
 		d.lat = append(d.lat, -1)
 		d.onTri = append(d.onTri, cuts.tri[c])
 	}
-	for t := 0; t < len(L.tets); t += 4 {
-		s.tet([4]int32(L.tets[t : t+4]))
+	// Runs of lattice tets are stuffed at once, each into its own tets
+	// and Steiner points (numbered −1, −2, … until the runs are joined in
+	// order, when they get the ids appending one by one would give).
+	const run = 1 << 14
+	nt := len(L.tets) / 4
+	parts := make([]stuffer, (nt+run-1)/run)
+	parallelChunks(len(parts), 1, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			part := &parts[r]
+			*part = *s
+			for t := r * run; t < min((r+1)*run, nt); t++ {
+				part.tet([4]int32(L.tets[4*t : 4*t+4]))
+			}
+		}
+	})
+	for _, part := range parts {
+		base := int32(len(d.pos) / 3)
+		for _, v := range part.tets {
+			if v < 0 {
+				v = base - v - 1
+			}
+			d.tets = append(d.tets, v)
+		}
+		d.pos = append(d.pos, part.steiner...)
+		for range len(part.steiner) / 3 {
+			d.lat = append(d.lat, -1)
+			d.onTri = append(d.onTri, notOnSurface)
+		}
 	}
 	return d
 }
@@ -159,7 +189,7 @@ func (s *stuffer) emit(a, b, c, d pv) {
 	if geom.Orient3D(a.ref, b.ref, c.ref, d.ref) < 0 {
 		c, d = d, c
 	}
-	s.d.tets = append(s.d.tets, a.id, b.id, c.id, d.id)
+	s.tets = append(s.tets, a.id, b.id, c.id, d.id)
 }
 
 func (s *stuffer) pos(id int32) geom.Vec { return geom.At(s.d.pos, id) }
@@ -278,11 +308,9 @@ func (s *stuffer) prism(A, B [3]pv, diag [3]uint8) {
 		c = geom.Add(c, s.pos(p.id))
 		ref = geom.Add(ref, p.ref)
 	}
-	st := pv{int32(len(s.d.pos) / 3), geom.Scale(1.0/6, ref)}
+	st := pv{-int32(len(s.steiner)/3) - 1, geom.Scale(1.0/6, ref)}
 	c = geom.Scale(1.0/6, c)
-	s.d.pos = append(s.d.pos, c[0], c[1], c[2])
-	s.d.lat = append(s.d.lat, -1)
-	s.d.onTri = append(s.d.onTri, notOnSurface)
+	s.steiner = append(s.steiner, c[0], c[1], c[2])
 	for _, f := range prismFaces(ids(A), ids(B), diag) {
 		s.emit(byID(f[0]), byID(f[1]), byID(f[2]), st)
 	}

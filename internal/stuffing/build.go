@@ -193,6 +193,7 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		b.progress("quality", frac(0.65))
 		improve(m, sn.inc, qualityTarget, 4, sn.movable, sn.slide)
 		flips, splits := flipInterior(m, sn.inc, flipTarget, sn.movable, sn.slide)
+		sn.addedInterior()
 		b.rep.Flips += flips
 		b.rep.Steiner += splits
 		info.onTri = sn.onTri

@@ -143,6 +143,13 @@ func newSnapper(m *tetmesh.Mesh, onTri []int32, in *input) *snapper {
 // snapper last looked (interior ones: they are not on the input).
 func (s *snapper) refresh() {
 	s.inc = newIncidence(s.m)
+	s.addedInterior()
+}
+
+// addedInterior catches up with interior vertices added to the mesh
+// through s.inc (flips and splits keep it current): they are not on the
+// input.
+func (s *snapper) addedInterior() {
 	for len(s.onTri) < s.m.NumVertices() {
 		s.onTri = append(s.onTri, notOnSurface)
 		s.edgeOf = append(s.edgeOf, -1)

@@ -189,10 +189,6 @@ func (s *snapper) splitOnInput(a, b int32) bool {
 			}
 		}
 	}
-	v := s.inc.addVertex(p, tetmesh.Boundary)
-	s.inc.splitAt([]int32{a, b}, v)
-	s.onTri = append(s.onTri, ti)
-	s.edgeOf = append(s.edgeOf, -1)
-	s.corner = append(s.corner, -1)
+	s.inc.splitAt([]int32{a, b}, s.addOnInput(p, ti, -1))
 	return true
 }

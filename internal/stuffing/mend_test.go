@@ -160,3 +160,17 @@ func stuffFirstLattice(s *format.Surface, rel float64) (*input, *locator, *draft
 	w, side := classify(L, in)
 	return in, &locator{in: in, o: o, L: L, w: w}, b.stuffValid(L, side, findCuts(L, in, w, side))
 }
+
+// A boundary vertex added after interior ones (splits made by flipping)
+// gets its own provenance, and the interior ones none.
+func TestAddOnInputAfterInterior(t *testing.T) {
+	s, _ := mendFixture(t)
+	in := s.inc.addVertex(geom.Vec{0, 0, -0.2}, tetmesh.Interior)
+	v := s.addOnInput(geom.Vec{0.1, 0.1, 0}, 1, -1)
+	if n := s.m.NumVertices(); len(s.onTri) != n || len(s.edgeOf) != n || len(s.corner) != n {
+		t.Fatalf("%d vertices, %d/%d/%d per-vertex entries", n, len(s.onTri), len(s.edgeOf), len(s.corner))
+	}
+	if s.onTri[in] != notOnSurface || s.onTri[v] != 1 {
+		t.Errorf("provenance: interior %d, added %d; want %d, 1", s.onTri[in], s.onTri[v], notOnSurface)
+	}
+}

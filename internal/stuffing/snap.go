@@ -146,6 +146,18 @@ func (s *snapper) refresh() {
 	s.addedInterior()
 }
 
+// addOnInput adds a boundary vertex at p on input triangle tri (and on
+// feature edge e, or −1), after catching up with interior vertices added
+// since the snapper last looked, so that its per-vertex entries line up.
+func (s *snapper) addOnInput(p geom.Vec, tri, e int32) int32 {
+	s.addedInterior()
+	v := s.inc.addVertex(p, tetmesh.Boundary)
+	s.onTri = append(s.onTri, tri)
+	s.edgeOf = append(s.edgeOf, e)
+	s.corner = append(s.corner, -1)
+	return v
+}
+
 // addedInterior catches up with interior vertices added to the mesh
 // through s.inc (flips and splits keep it current): they are not on the
 // input.
@@ -338,14 +350,10 @@ func (s *snapper) splitOnto(a, b int32) bool {
 			}
 		}
 	}
-	v := s.inc.addVertex(p, tetmesh.Boundary)
-	s.inc.splitAt([]int32{a, b}, v)
 	tri := s.onTri[a]
 	if tri < 0 {
 		tri = s.onTri[b]
 	}
-	s.onTri = append(s.onTri, tri)
-	s.edgeOf = append(s.edgeOf, e)
-	s.corner = append(s.corner, -1)
+	s.inc.splitAt([]int32{a, b}, s.addOnInput(p, tri, e))
 	return true
 }

@@ -191,8 +191,8 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		checkInv("voids")
 		sn.refresh()
 		b.progress("quality", frac(0.65))
-		improve(m, sn.inc, qualityTarget, 4, sn.movable, sn.slide)
-		flips, splits := flipInterior(m, sn.inc, flipTarget, sn.movable, sn.slide)
+		cos := improve(m, sn.inc, qualityTarget, 4, sn.movable, sn.slide)
+		flips, splits := flipInterior(m, sn.inc, cos, flipTarget, sn.movable, sn.slide)
 		sn.addedInterior()
 		b.rep.Flips += flips
 		b.rep.Steiner += splits

@@ -29,21 +29,16 @@ import (
 const flipSweeps = 10
 
 // flipInterior flips, splits and relocates around tets whose smallest
-// dihedral angle is below target (degrees) and returns how many flips and
-// face splits it made. After the first scan it looks only around the
-// vertices of the tets it worked on: nothing else changes.
-func flipInterior(m *tetmesh.Mesh, inc *incidence, target float64, movable func(v int32) bool, slide slider) (flips, splits int) {
+// dihedral angle is below target (degrees) — cos holds every tet's largest
+// dihedral cosine — and returns how many flips and splits it made. After
+// that it looks only around the vertices of the tets it worked on: nothing
+// else changes.
+func flipInterior(m *tetmesh.Mesh, inc *incidence, cos []float64, target float64, movable func(v int32) bool, slide slider) (flips, splits int) {
 	goal := math.Cos(target * math.Pi / 180)
 	mq := &meshQuality{m: m, inc: inc}
-	flag := make([]bool, m.NumTets())
-	parallelFor(m.NumTets(), func(lo, hi int) {
-		for t := lo; t < hi; t++ {
-			flag[t] = tetCosAt(m, m.Tets[4*t:4*t+4]) > goal
-		}
-	})
 	var poor [][4]int32
-	for t, f := range flag {
-		if f {
+	for t, c := range cos {
+		if c > goal {
 			poor = append(poor, [4]int32(m.Tets[4*t:4*t+4]))
 		}
 	}

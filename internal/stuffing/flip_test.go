@@ -171,7 +171,11 @@ func TestFlipInteriorKeepsBoundary(t *testing.T) {
 	}
 	before, vol, faces := smallestAngle(m), meshVolume(m), boundarySet(m)
 	interior := func(v int32) bool { return m.Tags[v] != tetmesh.Boundary }
-	flips, splits := flipInterior(m, newIncidence(m), 25, interior, nil)
+	cos := make([]float64, m.NumTets())
+	for t := range cos {
+		cos[t] = tetCosAt(m, m.Tets[4*t:4*t+4])
+	}
+	flips, splits := flipInterior(m, newIncidence(m), cos, 25, interior, nil)
 	if flips == 0 || splits == 0 {
 		t.Errorf("%d flips, %d splits towards 25°: the test exercises nothing", flips, splits)
 	}

@@ -84,10 +84,11 @@ func (mq *meshQuality) worstAround(v int32, bound float64) float64 {
 type slider func(v int32, p geom.Vec) (geom.Vec, bool)
 
 // improve raises the smallest dihedral angle around the vertices of tets
-// whose smallest angle is below target (degrees), in up to passes sweeps.
+// whose smallest angle is below target (degrees), in up to passes sweeps,
+// and returns the largest dihedral cosine of every tet after it.
 // movable says which vertices may move; slide, when not nil, maps a trial
 // position of a boundary vertex back onto the input.
-func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movable func(v int32) bool, slide slider) {
+func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movable func(v int32) bool, slide slider) (cos []float64) {
 	mq := &meshQuality{m: m, inc: inc, cos: make([]float64, m.NumTets())}
 	parallelFor(m.NumTets(), func(lo, hi int) {
 		for t := lo; t < hi; t++ {
@@ -111,7 +112,7 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 			}
 		}
 		if len(todo) == 0 {
-			return
+			return mq.cos
 		}
 		slices.Sort(todo)
 		moved := false
@@ -135,9 +136,10 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 			}
 		}
 		if !moved {
-			return
+			return mq.cos
 		}
 	}
+	return mq.cos
 }
 
 // schedule splits the vertices todo (increasing) into levels that can be

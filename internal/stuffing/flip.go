@@ -15,15 +15,17 @@ import (
 // space can: flipInterior replaces a poor tet and a neighbour across an
 // interior face by three tets around the edge joining their apexes (2-3),
 // or the three tets around an interior edge by two sharing the triangle of
-// their other vertices (3-2). Both keep every face on the outside of the
-// tets they replace, so the boundary — and with it the Hausdorff distance
-// and volume — does not change; a flip is taken only if every new tet is
-// positive by the exact predicate, the new tets fill exactly the old ones'
-// volume, no new edge or face has only boundary vertices (a zero-pressure
-// void), and the smallest dihedral angle of the tets involved rises. After
-// each sweep of flips interior vertices are relocated again, since a flip
-// frees some. Poor tets are visited in index order, one at a time, so the
-// result does not depend on scheduling.
+// their other vertices (3-2); failing both, it splits an interior face or
+// edge of the tet at a new interior vertex and relocates that. All of them
+// keep every face on the outside of the tets they replace, so the boundary
+// and the volume do not change; one is taken only if every new tet is
+// positive by the exact predicate, the new tets fill the old ones' volume
+// (to rounding), no new edge or face has only boundary vertices (a
+// zero-pressure void), and the smallest dihedral angle of the tets
+// involved rises. After each sweep the vertices around what changed are
+// relocated as improve does (boundary ones along their patch), since a
+// flip frees some. Poor tets are visited in index order, one at a time, so
+// the result does not depend on scheduling.
 
 // flipSweeps bounds the rounds of flips, splits and relocation.
 const flipSweeps = 10

@@ -72,7 +72,7 @@ type Report struct {
 	// boundary edges that missed it, instead of refining the lattice.
 	Mended int
 	// Flips counts the 2-3 and 3-2 flips that replaced poor tets after
-	// snapping (boundary unchanged).
+	// snapping (the interior vertices splits add count in Steiner).
 	Flips int
 	// Notes lists anything the caller should know (clipping, tolerance
 	// not reached).

@@ -429,26 +429,10 @@ func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) row
 func accumulateRowP[T float32 | float64](a *symMatrix[T], i int, buf *rowBuf, p *csr[float32], acc *accumulator, limit int32) {
 	lo, hi := blockOf(i, a.n)
 	loadUpper(a, buf, i, lo, hi)
-	slot, cols, n, stamp := acc.slot, acc.cols, acc.n, acc.row
 	ptr, pcol, pval := p.rowPtr, p.col, p.val
 	add := func(j int, c float64) {
 		k0, k1 := ptr[j], ptr[j+1]
-		js, vs := pcol[k0:k1], pval[k0:k1]
-		vs = vs[:len(js)]
-		for k, J := range js {
-			if J >= limit {
-				break
-			}
-			s := &slot[J]
-			s.sum += c * float64(vs[k])
-			cols[n] = J
-			fresh := 0
-			if s.row != stamp {
-				fresh = 1
-			}
-			n += fresh
-			s.row = stamp
-		}
+		accumulate(acc, pcol[k0:k1], pval[k0:k1], c, limit)
 	}
 	add(i, float64(a.diag[i]))
 	k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
@@ -469,7 +453,6 @@ func accumulateRowP[T float32 | float64](a *symMatrix[T], i int, buf *rowBuf, p 
 	for k, j := range oc {
 		add(int(j), float64(ov[k]))
 	}
-	acc.n = n
 }
 
 // accumulator sums entries into a sparse row over a dense scratch row.

@@ -47,10 +47,21 @@ import (
 // correction solves A(α(u)) δ = r(u), r(u) = b − A(α(u)) u, by CG with
 // the AMG hierarchy of K (set up once; A(α) differs from K only on the
 // few cut edges, so it preconditions A(α) about as well as K). Edges with
-// α = 1 are then treated exactly, and the iteration is driven only by how
-// α moves. Defect correction with the fixed M-matrix L = A(0) instead
-// treats every flux explicitly (contraction ρ(L⁻¹D) per step) and stalled
-// on gmsh_lever's mesh at a residual of 1.5e-4 (docs/field.md).
+// α = 1 are treated exactly; only how α moves drives the iteration.
+//
+// That is not always enough: where the patch is poorly shaped γ_i is
+// large (on gmsh_lever's exact mesh, min dihedral 0.6°, up to 9e3; q_i up
+// to 50 times K_ii at the vertices that oscillate), so α_ij = Q_i/P_i
+// swings from 0 to 1 over a tiny change of u, and any fixed-point map
+// that freezes α overshoots: measured there, several hundred α change
+// from one correction to the next for ever and the residual, 95% of it
+// on 20 vertices, stays at 1e-4 (defect correction with L = A(0), the
+// scheme before) or 7e-5 (Picard) after 200 corrections. So once Picard
+// stagnates SolveLimited takes semi-smooth Newton steps: J δ = r(u) with
+// J = A(α) − Σ_cut f_ij (e_i − e_j) ∇α_ijᵀ, ∇α_ij the gradient of the
+// active ratio R = Q/P (Q through u_i and the patch's extreme, P through
+// u_i and the flux partners), solved by GMRES right-preconditioned with
+// K's AMG, and a backtracking line search on ‖r‖.
 
 // stallWindow is the number of Picard corrections without halving the
 // best residual after which SolveLimited turns to Newton's method (a
@@ -70,12 +81,12 @@ const correctionTolerance = 0.1
 const andersonDepth = 5
 
 // LimitedField is ε from SolveLimited. Its Field's Iterations counts CG
-// iterations over all corrections and Residual is the final relative
+// and GMRES iterations over all corrections and Residual is the final relative
 // residual of the nonlinear equation, ‖r(u)‖/‖b‖ with b Solve's right-hand
 // side (so with α ≡ 1 it is Solve's residual).
 type LimitedField struct {
 	Field
-	Corrections  int // nonlinear iterations (solves with L)
+	Corrections  int // nonlinear iterations (Picard corrections and Newton steps)
 	FluxEdges    int // edges with a positive coupling, which carry a flux
 	LimitedEdges int // flux edges whose flux the limiter cuts (α < 1) in the result
 }
@@ -87,10 +98,11 @@ type LimitedField struct {
 // others the fluxes along edges with positive couplings are cut where they
 // would put an Interior value outside its neighbours' range. The limited
 // equations are nonlinear; solving them takes a few dozen corrections,
-// each a CG solve or two, to a low accuracy, with the current limited
-// matrix and Solve's preconditioner. Options mean
-// what they mean for Solve: Tolerance bounds the relative residual of the
-// limited equations, MaxIterations the CG iterations of each correction.
+// each a CG solve or two to a low accuracy with the current limited
+// matrix and Solve's preconditioner, and where that stagnates Newton
+// steps (GMRES with the same preconditioner). Options mean what they
+// mean for Solve: Tolerance bounds the relative residual of the limited
+// equations, MaxIterations the CG iterations of each Picard correction.
 // It returns Solve's errors, and one if the corrections do not reach the
 // tolerance.
 //

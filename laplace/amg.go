@@ -352,7 +352,8 @@ func prolongator(g *strongGraph, agg []int32, nc int) csr[float32] {
 // product Pᵀ A P, with r = Pᵀ, by chunks of coarse rows: first the rows
 // of A·P that the chunk needs (those of the fine rows in its rows of r),
 // then each coarse row I as Σ_i r_Ii·(A·P)_i over them, J ≤ I (rows of A·P
-// are left unsorted: sorting them would cost more than it saves). Each row of
+// are left unsorted: sorting them would cost more than it saves; they are
+// formed only up to the last coarse row that reads them). Each row of
 // A·P is formed about once, and only a chunk's worth is held at a time:
 // the whole of A·P would be larger than A. Sums run in fixed orders (the
 // couplings of a fine row by column, the fine rows of a coarse row in r's
@@ -403,7 +404,16 @@ func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) row
 			}
 			for l, i := range s.fine {
 				s.loc[i] = int32(l)
-				accumulateRowP(v, int(i), &s.buf, p, s.acc, int32(hi))
+				// Row i of A·P serves the coarse rows of the chunk in
+				// which P_i has entries, and they keep only the columns up
+				// to their own: columns above the last of them are not
+				// formed (about half of the row).
+				pc, _ := p.row(int(i))
+				k := len(pc) - 1
+				for int(pc[k]) >= hi {
+					k--
+				}
+				accumulateRowP(v, int(i), &s.buf, p, s.acc, pc[k]+1)
 				s.acc.flush(&s.ap)
 				s.apPtr = append(s.apPtr, len(s.ap.col))
 			}

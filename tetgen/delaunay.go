@@ -62,10 +62,7 @@ type tri struct {
 	link     faceLinker
 	vseen    []uint32 // per vertex: vstamp when on the cavity boundary
 	vstamp   uint32
-	// lazyVT skips keeping vt current during insertions (pointVertices
-	// restores it): Delaunay construction never reads it.
-	lazyVT bool
-	rng    uint64
+	rng      uint64
 
 	// onSubface, when set, is told where each subface's tet face moved.
 	onSubface func(s, face int32)
@@ -449,33 +446,10 @@ func (m *tri) linkAround(v int32, tets []int32) {
 			}
 		}
 	}
-	if m.lazyVT {
-		return
-	}
 	for _, id := range tets {
 		for _, u := range m.c[id<<3 : id<<3+4] {
 			if u >= 0 {
 				m.vt[u] = id
-			}
-		}
-	}
-}
-
-// pointVertices sets vt for every vertex to a live tet that holds it (the
-// last in slot order), after insertions made with lazyVT.
-func (m *tri) pointVertices() {
-	for i := range m.vt {
-		m.vt[i] = noTet
-	}
-	c := m.c
-	for b := 0; b+8 <= len(c); b += 8 {
-		if c[b] == dead {
-			continue
-		}
-		t := int32(b >> 3)
-		for _, u := range c[b : b+4] {
-			if u >= 0 {
-				m.vt[u] = t
 			}
 		}
 	}
@@ -620,7 +594,6 @@ func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
 		return nil, nil, nil, err
 	}
 	hint := int32(0)
-	m.lazyVT = true
 	for i := range all {
 		if i == used[0] || i == used[1] || i == used[2] || i == used[3] {
 			continue
@@ -631,8 +604,6 @@ func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
 		}
 		hint = m.newTets[0]
 	}
-	m.lazyVT = false
-	m.pointVertices()
 	return m, perm, dup, nil
 }
 

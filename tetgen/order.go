@@ -28,14 +28,17 @@ func brioOrder(xyz []float64, idx []int32) []int32 {
 	ext := max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2])
 	scale := 0.0
 	if ext > 0 {
-		scale = float64(1<<bits-1) / ext
+		// A 21-bit grid halved, not a 20-bit one, whose cells round
+		// differently: this keeps the order, and so the vertex numbers
+		// that break cospherical ties, what the meshes were tuned with.
+		scale = float64(1<<21-1) / ext
 	}
 	runRanges(workRanges(n), func(_, from, to int) {
 		for i := from; i < to; i++ {
 			v := int(idx[i])
 			var c [3]uint32
 			for k := 0; k < 3; k++ {
-				c[k] = uint32((xyz[3*v+k] - lo[k]) * scale)
+				c[k] = uint32((xyz[3*v+k]-lo[k])*scale) >> (21 - bits)
 			}
 			// Round r holds about n/2^(r+1) points; earlier rounds are
 			// the sparse ones, so the round number is inverted in the

@@ -3,8 +3,11 @@ package tetmesh
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
 // cubeCentre is the paper's 12-tet cube: every boundary triangle joined to
@@ -144,4 +147,74 @@ func TestQualityRegularTet(t *testing.T) {
 			t.Fatalf("corner dihedral %d = %g", i, ang[i])
 		}
 	}
+}
+
+// MeasureQuality against dihedral angles computed another way: at edge
+// pq, the angle between the other two vertices' offsets from the edge's
+// line, projected perpendicular to it.
+func TestMeasureQualityBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := &Mesh{}
+	for i := range 400 {
+		for range 4 {
+			// Some nearly flat tets, so the smallest angles are small.
+			m.Positions = append(m.Positions, rng.Float64(), rng.Float64(), rng.Float64()*float64(1+i%4)/4)
+		}
+		m.Tets = append(m.Tets, int32(4*i), int32(4*i+1), int32(4*i+2), int32(4*i+3))
+		if a, b := m.Vertex(int32(4*i)), m.Vertex(int32(4*i+1)); geom.Dot(geom.Sub(b, a), geom.Cross(geom.Sub(m.Vertex(int32(4*i+2)), a), geom.Sub(m.Vertex(int32(4*i+3)), a))) < 0 {
+			m.Tets[4*i], m.Tets[4*i+1] = m.Tets[4*i+1], m.Tets[4*i]
+		}
+	}
+	lo, hi := 180.0, 0.0
+	var hist [7]int
+	for i := 0; i < len(m.Tets); i += 4 {
+		var p [4]geom.Vec
+		for k := range 4 {
+			p[k] = m.Vertex(m.Tets[i+k])
+		}
+		tetLo := 180.0
+		for _, e := range TetEdges {
+			var o []geom.Vec
+			for k := range 4 {
+				if k != e[0] && k != e[1] {
+					o = append(o, p[k])
+				}
+			}
+			axis := geom.Sub(p[e[1]], p[e[0]])
+			axis = geom.Scale(1/geom.Norm(axis), axis)
+			perp := func(q geom.Vec) geom.Vec {
+				v := geom.Sub(q, p[e[0]])
+				return geom.Sub(v, geom.Scale(geom.Dot(v, axis), axis))
+			}
+			u, w := perp(o[0]), perp(o[1])
+			deg := math.Atan2(geom.Norm(geom.Cross(u, w)), geom.Dot(u, w)) * 180 / math.Pi
+			tetLo, hi = min(tetLo, deg), max(hi, deg)
+		}
+		lo = min(lo, tetLo)
+		hist[min(6, int(tetLo/10))]++
+	}
+	q := MeasureQuality(m)
+	if math.Abs(q.MinDihedral-lo) > 1e-9 || math.Abs(q.MaxDihedral-hi) > 1e-9 {
+		t.Errorf("dihedral range %.12g … %.12g, want %.12g … %.12g", q.MinDihedral, q.MaxDihedral, lo, hi)
+	}
+	if q.DihedralHist != hist {
+		t.Errorf("histogram %v, want %v", q.DihedralHist, hist)
+	}
+}
+
+// BenchmarkMeasureQuality measures 1e5 random tets; builds measure every
+// tet of their output.
+func BenchmarkMeasureQuality(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	m := &Mesh{}
+	for i := range 100_000 {
+		for range 4 {
+			m.Positions = append(m.Positions, rng.Float64(), rng.Float64(), rng.Float64())
+		}
+		m.Tets = append(m.Tets, int32(4*i), int32(4*i+1), int32(4*i+2), int32(4*i+3))
+	}
+	for b.Loop() {
+		MeasureQuality(m)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e5, "ns/tet")
 }

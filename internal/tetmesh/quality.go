@@ -9,31 +9,40 @@ import (
 // Dihedral returns the six dihedral angles of tet abcd in radians, in the
 // order of TetEdges (the angle at each edge between its two faces).
 func Dihedral(a, b, c, d geom.Vec) [6]float64 {
-	p := [4]geom.Vec{a, b, c, d}
-	// Outward face normals, opposite each vertex.
-	var n [4]geom.Vec
-	for k, f := range TetFaces {
-		n[k] = geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
-	}
+	cosv := dihedralCosines(a, b, c, d)
 	var out [6]float64
-	for i, e := range TetEdges {
-		// The edge (e0, e1) lies on the faces opposite the other two
-		// vertices; its interior angle is π minus the angle between their
-		// outward normals.
-		var o [2]int
-		j := 0
-		for k := 0; k < 4; k++ {
-			if k != e[0] && k != e[1] {
-				o[j] = k
-				j++
-			}
-		}
-		na, nb := n[o[0]], n[o[1]]
-		cosv := geom.Dot(na, nb) / (geom.Norm(na) * geom.Norm(nb))
-		out[i] = math.Pi - math.Acos(max(-1, min(1, cosv)))
+	for i, x := range cosv {
+		out[i] = dihedralAngle(x)
 	}
 	return out
 }
+
+// edgeFaces lists, for each of TetEdges, the two faces (by opposite
+// vertex) that meet at it: those opposite the other two vertices.
+var edgeFaces = [6][2]int{{2, 3}, {1, 3}, {1, 2}, {0, 3}, {0, 2}, {0, 1}}
+
+// dihedralCosines returns the cosines of the angles between the outward
+// normals of the two faces at each of TetEdges. The interior dihedral
+// angle π − acos(x) grows with x, so comparing cosines orders angles
+// without the arccosines.
+func dihedralCosines(a, b, c, d geom.Vec) [6]float64 {
+	p := [4]geom.Vec{a, b, c, d}
+	var n [4]geom.Vec
+	var l [4]float64
+	for k, f := range TetFaces {
+		n[k] = geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
+		l[k] = geom.Norm(n[k])
+	}
+	var out [6]float64
+	for i, f := range edgeFaces {
+		out[i] = max(-1, min(1, geom.Dot(n[f[0]], n[f[1]])/(l[f[0]]*l[f[1]])))
+	}
+	return out
+}
+
+// dihedralAngle is the interior angle, in radians, at an edge whose faces'
+// outward normals make an angle of cosine x.
+func dihedralAngle(x float64) float64 { return math.Pi - math.Acos(x) }
 
 // RadiusEdge returns the ratio of the circumradius of tet abcd to its
 // shortest edge: √(3/8) ≈ 0.612 for the regular tet, unbounded for
@@ -73,12 +82,14 @@ func MeasureQuality(m *Mesh) Quality {
 	q := Quality{MinDihedral: 180, MaxDihedral: 0}
 	for t := 0; t < len(m.Tets); t += 4 {
 		a, b, c, d := m.Vertex(m.Tets[t]), m.Vertex(m.Tets[t+1]), m.Vertex(m.Tets[t+2]), m.Vertex(m.Tets[t+3])
-		lo := 180.0
-		for _, x := range Dihedral(a, b, c, d) {
-			deg := x * 180 / math.Pi
-			lo = min(lo, deg)
-			q.MaxDihedral = max(q.MaxDihedral, deg)
+		// Two arccosines per tet, not six: a build measures every tet.
+		cosv := dihedralCosines(a, b, c, d)
+		clo, chi := cosv[0], cosv[0]
+		for _, x := range cosv[1:] {
+			clo, chi = min(clo, x), max(chi, x)
 		}
+		lo := dihedralAngle(clo) * 180 / math.Pi
+		q.MaxDihedral = max(q.MaxDihedral, dihedralAngle(chi)*180/math.Pi)
 		q.MinDihedral = min(q.MinDihedral, lo)
 		q.DihedralHist[min(6, int(lo/10))]++
 		re := RadiusEdge(a, b, c, d)

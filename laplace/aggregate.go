@@ -93,25 +93,26 @@ func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) (*stro
 	g.col, g.val = make([]int32, total), make([]float32, total)
 	// ptr[i+1] is row i's next free place; once the row is filled it is
 	// the row's end, as it should be.
-	cursor := g.ptr[1:]
-	put := func(i, j int, x T) {
-		c := cursor[i]
-		g.col[c], g.val[c] = int32(j), float32(x)
-		cursor[i] = c + 1
-	}
+	cursor, col, val := g.ptr[1:], g.col, g.val
 	forChunks(n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
+			ci := cursor[i]
 			for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
-				if j, x := int(a.outCol[k]), a.outVal[k]; -float64(x)*(isd[i]*isd[j]) >= theta {
-					put(i, j, x)
+				if j, x := a.outCol[k], a.outVal[k]; -float64(x)*(isd[i]*isd[j]) >= theta {
+					col[ci], val[ci] = j, float32(x)
+					ci++
 				}
 			}
 			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
 				if j, x := lo+int(a.lowCol[k]), a.lowVal[k]; -float64(x)*(isd[i]*isd[j]) >= theta {
-					put(i, j, x)
-					put(j, i, x)
+					col[ci], val[ci] = int32(j), float32(x)
+					ci++
+					cj := cursor[j]
+					col[cj], val[cj] = int32(i), float32(x)
+					cursor[j] = cj + 1
 				}
 			}
+			cursor[i] = ci
 		}
 	})
 	return g, nil

@@ -1,14 +1,13 @@
 package pfmesh_test
 
 import (
-	"os"
 	"slices"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pfmesh/pfmesh"
-	"github.com/pfmesh/pfmesh/internal/corpus"
+	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/laplace"
 )
@@ -23,66 +22,54 @@ import (
 // three interleaved runs). Long: the pipeline takes from seconds to
 // minutes per model (PFMESH_LONG=1; docs/field.md).
 func TestSolveLimitedCorpus(t *testing.T) {
-	if os.Getenv("PFMESH_LONG") == "" {
-		t.Skip("long: set PFMESH_LONG=1")
-	}
-	dir := corpus.Dir(t)
-	for _, e := range corpus.Manifest(t, dir) {
-		t.Run(e["file"], func(t *testing.T) {
-			p, rep, err := pfmesh.Build(e.Path(dir), pfmesh.Options{Modulus: 1e6})
-			if err != nil {
+	eachCorpusBuild(t, func(t *testing.T, _ string, p *format.PFM, rep *pfmesh.Report) {
+		m := &tetmesh.Mesh{Positions: p.Positions, Tets: p.Tets, Tags: make([]tetmesh.Tag, len(p.Tags))}
+		for v, tag := range p.Tags {
+			m.Tags[v] = tetmesh.Tag(tag)
+		}
+		var plain *laplace.Field
+		var f *laplace.LimitedField
+		var err error
+		var cpuPlain, cpuLimited []time.Duration
+		for range 3 {
+			c0 := cpuTime()
+			if plain, err = laplace.Solve(m, laplace.Options{}); err != nil {
 				t.Fatal(err)
 			}
-			if sv := rep.Solver; sv.Scheme != pfmesh.SchemeLimited {
-				t.Errorf("the build used the %s scheme: %s", sv.Scheme, sv.Fallback)
-			}
-			m := &tetmesh.Mesh{Positions: p.Positions, Tets: p.Tets, Tags: make([]tetmesh.Tag, len(p.Tags))}
-			for v, tag := range p.Tags {
-				m.Tags[v] = tetmesh.Tag(tag)
-			}
-			var plain *laplace.Field
-			var f *laplace.LimitedField
-			var cpuPlain, cpuLimited []time.Duration
-			for range 3 {
-				c0 := cpuTime()
-				if plain, err = laplace.Solve(m, laplace.Options{}); err != nil {
-					t.Fatal(err)
-				}
-				c1 := cpuTime()
-				if f, err = laplace.SolveLimited(m, laplace.Options{}); err != nil {
-					t.Fatal(err)
-				}
-				cpuPlain, cpuLimited = append(cpuPlain, c1-c0), append(cpuLimited, cpuTime()-c1)
-			}
-			outside, worst := 0, 0.0
-			for _, e := range plain.Epsilon {
-				if e < 0 || e > 1 {
-					outside++
-					worst = max(worst, -e, e-1)
-				}
-			}
-			slices.Sort(cpuPlain)
-			slices.Sort(cpuLimited)
-			t.Logf("%s path, %d vertices; Solve: %d outside [0, 1] by ≤ %.2g, %d CG iterations, CPU %v; SolveLimited: %d corrections, %d CG iterations, residual %.2g, %d of %d flux edges limited, CPU %v (×%.2f)",
-				rep.Mesher, m.NumVertices(), outside, worst, plain.Iterations, cpuPlain[1].Round(time.Millisecond), f.Corrections, f.Iterations, f.Residual,
-				f.LimitedEdges, f.FluxEdges, cpuLimited[1].Round(time.Millisecond), cpuLimited[1].Seconds()/cpuPlain[1].Seconds())
-			for v, e := range f.Epsilon {
-				switch tag := m.Tags[v]; {
-				case !(e >= -1e-9 && e <= 1+1e-9):
-					t.Fatalf("ε = %g at vertex %d (%v)", e, v, tag)
-				case tag == tetmesh.Boundary && e != 0, tag == tetmesh.Core && e != 1:
-					t.Fatalf("ε = %g at %v vertex %d", e, tag, v)
-				}
-			}
-			r, err := laplace.LimitedResidual(m, f.Epsilon)
-			if err != nil {
+			c1 := cpuTime()
+			if f, err = laplace.SolveLimited(m, laplace.Options{}); err != nil {
 				t.Fatal(err)
 			}
-			if r > 1e-10 {
-				t.Errorf("residual of the limited equations %.3g, want ≤ 1e-10", r)
+			cpuPlain, cpuLimited = append(cpuPlain, c1-c0), append(cpuLimited, cpuTime()-c1)
+		}
+		outside, worst := 0, 0.0
+		for _, e := range plain.Epsilon {
+			if e < 0 || e > 1 {
+				outside++
+				worst = max(worst, -e, e-1)
 			}
-		})
-	}
+		}
+		slices.Sort(cpuPlain)
+		slices.Sort(cpuLimited)
+		t.Logf("%s path, %d vertices; Solve: %d outside [0, 1] by ≤ %.2g, %d CG iterations, CPU %v; SolveLimited: %d corrections, %d CG iterations, residual %.2g, %d of %d flux edges limited, CPU %v (×%.2f)",
+			rep.Mesher, m.NumVertices(), outside, worst, plain.Iterations, cpuPlain[1].Round(time.Millisecond), f.Corrections, f.Iterations, f.Residual,
+			f.LimitedEdges, f.FluxEdges, cpuLimited[1].Round(time.Millisecond), cpuLimited[1].Seconds()/cpuPlain[1].Seconds())
+		for v, e := range f.Epsilon {
+			switch tag := m.Tags[v]; {
+			case !(e >= -1e-9 && e <= 1+1e-9):
+				t.Fatalf("ε = %g at vertex %d (%v)", e, v, tag)
+			case tag == tetmesh.Boundary && e != 0, tag == tetmesh.Core && e != 1:
+				t.Fatalf("ε = %g at %v vertex %d", e, tag, v)
+			}
+		}
+		r, err := laplace.LimitedResidual(m, f.Epsilon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r > 1e-10 {
+			t.Errorf("residual of the limited equations %.3g, want ≤ 1e-10", r)
+		}
+	})
 }
 
 // cpuTime is the process's user + system CPU time.

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
@@ -109,6 +110,28 @@ func verticalHit(pos []float64, tri []int32, x, y float64) (float64, bool) {
 	return (u*a[2] + v*b[2] + w*c[2]) / (u + v + w), true
 }
 
+// corpusTolerance returns TestCorpus's tolerance relative to the bounding
+// box diagonal and its number of reference lines per axis: 1e-2 in the
+// plain run (every dirty model and most clean ones, within the CI
+// budget; see longOnly),
+// 4e-3 with PFMESH_LONG=1 (the measured table of docs/robust-meshing.md)
+// and the default 1e-3 with -stuffing.acceptance.
+func corpusTolerance() (rel float64, lines int) {
+	switch {
+	case *acceptance:
+		return 1e-3, 200
+	case os.Getenv("PFMESH_LONG") != "":
+		return 4e-3, 100
+	}
+	return 1e-2, 100
+}
+
+// longOnly lists the corpus models the plain run leaves to PFMESH_LONG=1:
+// clean CAD parts (sharp creases, covered in the plain run by the hinge,
+// lever and buildplate) that cost the most CPU at 1e-2 (13–14 s each).
+// Every dirty model stays in the plain run.
+var longOnly = map[string]bool{"openscad_example001.stl": true, "stlmodels_gearwheel.bin.stl": true}
+
 // Every corpus file, dirty ones included, builds, validates, keeps within
 // its Hausdorff tolerance and has the volume of the input's winding-number
 // solid within 1%.
@@ -117,12 +140,12 @@ func TestCorpus(t *testing.T) {
 		t.Skip("corpus meshing is not short")
 	}
 	dir := corpus.Dir(t)
-	rel, mc := 4e-3, 100
-	if *acceptance {
-		rel, mc = 1e-3, 200
-	}
+	rel, mc := corpusTolerance()
 	for _, e := range corpus.Manifest(t, dir) {
 		t.Run(e["file"], func(t *testing.T) {
+			if longOnly[e["file"]] && !*acceptance && os.Getenv("PFMESH_LONG") == "" {
+				t.Skip("clean CAD model: PFMESH_LONG=1 or -stuffing.acceptance meshes it")
+			}
 			t.Parallel() // Build's serial stages leave the second core idle
 			s, err := format.ReadSurface(e.Path(dir), format.ReadOptions{})
 			if err != nil {

@@ -24,6 +24,16 @@ const (
 	strengthTheta = 0.08 // strong coupling threshold on the finest level, halved per level
 )
 
+// coarseDrop is the threshold below which couplings of the coarse
+// operators are left out and lumped onto the diagonal (see symFromLower).
+// Smoothed aggregation spreads each coarse row over many couplings, most
+// of them far and small: at 10⁶ unknowns the first coarse level has 48 per
+// row, and dropping those below 0.01·√(a_ii·a_jj) leaves 23 and the
+// operator complexity at 1.16 instead of 1.35, for one CG iteration fewer
+// (15; 0.02 kept 18 per row for 16 iterations, and lumping them onto the
+// diagonal as |a_ij|, which keeps definiteness but not row sums, took 41).
+var coarseDrop = 0.01
+
 // galerkinChunk is the number of coarse rows whose part of A·P the
 // Galerkin product holds at a time: large enough that few rows of A·P are
 // formed twice, for two chunks, and that the blocks whose upper couplings
@@ -61,6 +71,7 @@ type level struct {
 // amg is a symmetric V(1,1) cycle used as the preconditioner of CG.
 type amg struct {
 	a0     *symMatrix[float64] // the finest level's matrix
+	drop   float64             // the coarse operators' sparsification threshold (see symFromLower)
 	levels []level
 	chol   *mat.Cholesky // coarsest level, when small enough
 	cx, cb *mat.VecDense
@@ -72,18 +83,23 @@ type hierarchyStats struct {
 	OperatorComplexity float64 // Σ nnz over levels / nnz of the finest
 }
 
-// newAMG builds the hierarchy for the SPD matrix a0. The finest level
-// uses a0 itself.
-func newAMG(a0 *symMatrix[float64]) (*amg, error) {
-	m := &amg{a0: a0}
-	lv, next, err := setupLevel(a0, strengthTheta, maxLevels > 1)
+// newAMG builds the hierarchy for the SPD matrix a0, its coarse operators
+// sparsified by coarseDrop. The finest level uses a0 itself.
+func newAMG(a0 *symMatrix[float64]) (*amg, error) { return newAMGDrop(a0, coarseDrop) }
+
+// newAMGDrop is newAMG with couplings of the coarse operators below drop
+// (see symFromLower) left out; with drop = 0 they are exact Galerkin
+// products.
+func newAMGDrop(a0 *symMatrix[float64], drop float64) (*amg, error) {
+	m := &amg{a0: a0, drop: drop}
+	lv, next, err := setupLevel(a0, strengthTheta, drop, maxLevels > 1)
 	lv.scrtch, lv.az = make([]float64, a0.n), make([]float64, a0.n)
 	m.levels = append(m.levels, lv)
 	theta := strengthTheta / 2
 	var last any = a0
 	for err == nil && next != nil {
 		last = next
-		lv, next, err = setupLevel(next, theta, len(m.levels) < maxLevels-1)
+		lv, next, err = setupLevel(next, theta, drop, len(m.levels) < maxLevels-1)
 		lv.x, lv.b, lv.scrtch = make([]float64, lv.a.size()), make([]float64, lv.a.size()), make([]float64, lv.a.size())
 		m.levels = append(m.levels, lv)
 		theta /= 2
@@ -109,7 +125,7 @@ func newAMG(a0 *symMatrix[float64]) (*amg, error) {
 // setupLevel makes the level of matrix a and, unless a is small enough to
 // be the coarsest, coarsening is not allowed or stalls, the next level's
 // matrix.
-func setupLevel[T float32 | float64](a *symMatrix[T], theta float64, coarsen bool) (level, *symMatrix[float32], error) {
+func setupLevel[T float32 | float64](a *symMatrix[T], theta, drop float64, coarsen bool) (level, *symMatrix[float32], error) {
 	lv := level{a: a, invL1: l1InverseDiagonal(a)}
 	n := a.n
 	if n <= coarsestRows || !coarsen {
@@ -129,7 +145,7 @@ func setupLevel[T float32 | float64](a *symMatrix[T], theta float64, coarsen boo
 	lv.p = prolongator(st, agg, nc)
 	lv.r = lv.p.transpose()
 	l := galerkinLower(a, &lv.p, &lv.r)
-	ac, err := symFromLower[float32](&l)
+	ac, err := symFromLower[float32](&l, drop)
 	if err != nil {
 		return level{}, nil, err
 	}

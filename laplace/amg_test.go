@@ -205,3 +205,28 @@ func TestInitialGuess(t *testing.T) {
 	}
 	t.Logf("%d unknowns: start's residual %.3g, %d iterations from it, %d from zero", a.n, rel, from.iterations, zero.iterations)
 }
+
+// CG stops at once, not converged, when the preconditioner is not
+// positive definite (r·z < 0), instead of iterating to its limit.
+func TestPCGStopsOnIndefinitePreconditioner(t *testing.T) {
+	a := randomSPD(symTestRows, 3).sym(t)
+	b := make([]float64, a.n)
+	for i := range b {
+		b[i] = float64(i%7) - 3
+	}
+	inv := a.diagonal()
+	for i, d := range inv {
+		inv[i] = -1 / d
+	}
+	x := make([]float64, a.n)
+	res := pcg(&a, b, x, jacobi{inv}, newCGWork(a.n), 1e-10, 1000, nil)
+	if res.converged || res.iterations != 0 {
+		t.Fatalf("%+v", res)
+	}
+	for i, d := range inv {
+		inv[i] = -d
+	}
+	if res = pcg(&a, b, x, jacobi{inv}, newCGWork(a.n), 1e-10, 1000, nil); !res.converged {
+		t.Fatalf("with the SPD preconditioner: %+v", res)
+	}
+}

@@ -44,7 +44,9 @@ type directionUpdater interface {
 // is given, until ‖b − A x‖ ≤ tol·‖b‖ or maxIter iterations. The residual
 // CG updates drifts from the true one over many iterations, so when the
 // updated residual reaches the tolerance the true residual is recomputed
-// and, if it is still too large, CG restarts from there.
+// and, if it is still too large, CG restarts from there. CG stops early,
+// not converged, if r·z or p·Ap is not positive: then A or the
+// preconditioner is not positive definite.
 func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, tol float64, maxIter int, progress func(float64)) cgResult {
 	n := a.n
 	r, z, p, q, partial := w.r, w.z, w.p, w.q, w.partial
@@ -63,6 +65,9 @@ func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, 
 		rz := dot(r, z, partial)
 		pq := a.mulVecDot(q, p, partial)
 		for it < maxIter {
+			if !(rz > 0 && pq > 0) {
+				return cgResult{iterations: it, residual: res, converged: false}
+			}
 			it++
 			alpha := rz / pq
 			rr := sumChunks(n, partial, func(lo, hi int) float64 {

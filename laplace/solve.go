@@ -176,10 +176,23 @@ func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, prog
 		amgPrec.initialGuess(x, b, w.z, w.p)
 	}
 	done := 0.0 // the residual is not monotone; progress is
-	res := pcg(a, b, x, prec, w, tol, maxIter, func(r float64) {
+	report := func(r float64) {
 		done = max(done, min(1, math.Log(r)/math.Log(tol)))
 		progress("solve", done)
-	})
+	}
+	res := pcg(a, b, x, prec, w, tol, maxIter, report)
+	if !res.converged && amgPrec != nil && amgPrec.drop > 0 {
+		// The sparsified coarse operators may, in principle, have lost
+		// definiteness (see symFromLower): solve again with exact ones.
+		h, err := newAMGDrop(a, 0)
+		if err != nil {
+			return nil, err
+		}
+		h.initialGuess(x, b, w.z, w.p)
+		more := pcg(a, b, x, h, w, tol, maxIter, report)
+		more.iterations += res.iterations
+		res = more
+	}
 	f.Iterations, f.Residual, f.SolveTime = res.iterations, res.residual, time.Since(t0)
 	if !res.converged {
 		return nil, fmt.Errorf("laplace: CG stopped after %d iterations at relative residual %.3g, above the tolerance %.3g", res.iterations, res.residual, tol)

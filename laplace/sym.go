@@ -136,13 +136,52 @@ type rowSource interface {
 // outer couplings above the diagonal are l's outer couplings below it,
 // transposed: row j receives them from the later rows in increasing
 // order, after its own, so its outer part comes out sorted.
-func symFromLower[T float32 | float64](l rowSource) (symMatrix[T], error) {
+//
+// With drop > 0 the couplings with |a_ij| < drop·√(a_ii·a_jj) are left
+// out and added to both diagonals, a_ii += a_ij and a_jj += a_ij: that
+// keeps every row sum, and so the action on constants (the near-kernel
+// the next aggregation relies on). Should that take some diagonal below
+// half its value, nothing is dropped. (The change, a_ij·(e_i − e_j)(e_i −
+// e_j)ᵀ per pair, is positive semidefinite for positive a_ij; for the
+// small negative ones it subtracts a sliver of the energy the kept
+// couplings carry, which can not be bounded locally — the solver checks
+// CG for breakdown instead.)
+func symFromLower[T float32 | float64](l rowSource, drop float64) (symMatrix[T], error) {
 	n := l.numRows()
 	a := symMatrix[T]{n: n, diag: make([]T, n), lowPtr: make([]int32, n+1), outPtr: make([]int32, n+1)}
+	var d, lumped []float64 // with drop > 0: the diagonal as given, and with the dropped couplings added
+	d2 := drop * drop
+	if drop > 0 {
+		d, lumped = make([]float64, n), make([]float64, n)
+		for i := 0; i < n; i++ {
+			_, vals := l.row(i)
+			d[i] = vals[len(vals)-1]
+		}
+		copy(lumped, d)
+		for i := 0; i < n; i++ {
+			cols, vals := l.row(i)
+			for k, j := range cols[:len(cols)-1] {
+				if v := vals[k]; v*v < d2*d[i]*d[j] {
+					lumped[i] += v
+					lumped[j] += v
+				}
+			}
+		}
+		for i, x := range lumped {
+			if !(x >= d[i]/2) {
+				d, lumped = nil, nil
+				break
+			}
+		}
+	}
+	kept := func(i int, j int32, v float64) bool { return d == nil || int(j) == i || v*v >= d2*d[i]*d[j] }
 	for i := 0; i < n; i++ {
 		lo, _ := blockOf(i, n)
-		cols, _ := l.row(i)
-		for _, j := range cols {
+		cols, vals := l.row(i)
+		for k, j := range cols {
+			if !kept(i, j, vals[k]) {
+				continue
+			}
 			switch {
 			case int(j) < lo:
 				a.outPtr[i+1]++
@@ -164,8 +203,12 @@ func symFromLower[T float32 | float64](l rowSource) (symMatrix[T], error) {
 		for k, j := range cols {
 			v := T(vals[k])
 			switch {
+			case !kept(i, j, vals[k]):
 			case int(j) == i:
 				a.diag[i] = v
+				if lumped != nil {
+					a.diag[i] = T(lumped[i])
+				}
 			case int(j) < lo:
 				a.outCol[fill[i]], a.outVal[fill[i]] = j, v
 				fill[i]++

@@ -211,8 +211,8 @@ func TestSymMatrixHoldsTheMatrix(t *testing.T) {
 }
 
 // A matrix built from its lower triangle is the one built from full rows.
-func TestSymFromLower(t *testing.T) {
-	ref := randomSPD(symTestRows, 4)
+// lowerOf returns the lower triangle and diagonal of ref.
+func lowerOf(ref refMatrix) csr[float64] {
 	l := csr[float64]{rows: len(ref), cols: len(ref), rowPtr: make([]int, len(ref)+1)}
 	for i, row := range ref {
 		for _, e := range row {
@@ -222,7 +222,32 @@ func TestSymFromLower(t *testing.T) {
 		}
 		l.rowPtr[i+1] = len(l.col)
 	}
-	got, err := symFromLower[float64](&l)
+	return l
+}
+
+// rowMaps returns the whole rows of a, column → value.
+func rowMaps[T float32 | float64](a *symMatrix[T]) []map[int32]float64 {
+	m := make([]map[int32]float64, a.n)
+	for i := range m {
+		m[i] = map[int32]float64{int32(i): float64(a.diag[i])}
+	}
+	for i := 0; i < a.n; i++ {
+		lo, _ := blockOf(i, a.n)
+		for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
+			j := int32(lo + int(a.lowCol[k]))
+			m[i][j], m[j][int32(i)] = float64(a.lowVal[k]), float64(a.lowVal[k])
+		}
+		for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
+			m[i][a.outCol[k]] = float64(a.outVal[k])
+		}
+	}
+	return m
+}
+
+func TestSymFromLower(t *testing.T) {
+	ref := randomSPD(symTestRows, 4)
+	l := lowerOf(ref)
+	got, err := symFromLower[float64](&l, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,6 +256,63 @@ func TestSymFromLower(t *testing.T) {
 		!slices.Equal(got.lowVal, want.lowVal) || !slices.Equal(got.outPtr, want.outPtr) || !slices.Equal(got.outCol, want.outCol) ||
 		!slices.Equal(got.outVal, want.outVal) {
 		t.Fatal("matrices differ")
+	}
+}
+
+// Sparsifying drops exactly the couplings below the threshold, keeps the
+// others as they are, and keeps every row sum (the action on constants),
+// checked against the reference matrix's own rows.
+func TestSymFromLowerDrop(t *testing.T) {
+	const drop = 0.06
+	ref := randomSPD(symTestRows, 5)
+	l := lowerOf(ref)
+	a, err := symFromLower[float64](&l, drop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rowMaps(&a)
+	diag := make([]float64, len(ref))
+	for i, row := range ref {
+		for _, e := range row {
+			if int(e.j) == i {
+				diag[i] = e.v
+			}
+		}
+	}
+	dropped := 0
+	for i, row := range ref {
+		var sum, gotSum float64
+		for _, e := range row {
+			sum += e.v
+			v, ok := got[i][e.j]
+			switch small := int(e.j) != i && math.Abs(e.v) < drop*math.Sqrt(diag[i]*diag[e.j]); {
+			case small && ok:
+				t.Fatalf("row %d: coupling %d = %g kept", i, e.j, e.v)
+			case small:
+				dropped++
+			case !ok || (int(e.j) != i && v != e.v):
+				t.Fatalf("row %d: coupling %d = %g, want %g", i, e.j, v, e.v)
+			}
+		}
+		for _, v := range got[i] {
+			gotSum += v
+		}
+		if math.Abs(gotSum-sum) > 1e-12*diag[i] {
+			t.Fatalf("row %d sums to %g, want %g", i, gotSum, sum)
+		}
+	}
+	if dropped == 0 || dropped == a.nnz() {
+		t.Fatalf("%d couplings dropped", dropped)
+	}
+	// A lumping that would take a diagonal below half its value is not
+	// done at all.
+	two := csr[float64]{rows: 2, cols: 2, rowPtr: []int{0, 1, 3}, col: []int32{0, 0, 1}, val: []float64{1, -0.6, 1}}
+	b, err := symFromLower[float64](&two, 0.9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := rowMaps(&b); m[1][0] != -0.6 || m[0][0] != 1 {
+		t.Fatalf("2×2 matrix became %v", m)
 	}
 }
 
@@ -315,7 +397,7 @@ func TestGalerkinProduct(t *testing.T) {
 	p := prolongator(st, agg, nc)
 	r := p.transpose()
 	l := galerkinLower(v, &p, &r)
-	ac, err := symFromLower[float64](&l)
+	ac, err := symFromLower[float64](&l, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package tetgen
 
 import (
+	"math"
+
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
@@ -89,6 +91,11 @@ type tri struct {
 	scanSeen   []int32 // per tet: scanStamp when rescanned
 	scanStamp  int32
 	version    int // counts changes made by flips
+
+	// own, when set, makes this tri one worker of a parallel insertion
+	// (parallel.go): it touches only tets it has claimed, takes new slots
+	// from its own blocks and leaves vt to be rebuilt at the end.
+	own *claims
 }
 
 const (
@@ -164,7 +171,13 @@ func (m *tri) conflict(t int32, v int32) bool {
 // contains it (all four face orientations ≥ 0) or, outside the hull, a
 // ghost tet whose hull face v sees. In a carved mesh a walk that would
 // leave through a subface stops and returns blocked = 4·t+k of that face.
+//
+// A parallel worker returns found = −1 when the walk meets a tet another
+// worker holds.
 func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
+	if m.own != nil && !m.own.claimTet(m, t) {
+		return -1, -1
+	}
 	if m.isGhost(t) {
 		t = m.across(4*t+3) >> 2
 	}
@@ -174,6 +187,9 @@ func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
 			return t, -1
 		}
 		if steps > 1<<14 {
+			if m.own != nil {
+				return -1, -1
+			}
 			// Walks can cycle in a non-Delaunay tetrahedralization (after
 			// flips); the scan always finds the answer.
 			if s := m.scanFor(v); s >= 0 {
@@ -203,6 +219,9 @@ func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
 		if next < 0 {
 			return t, -1
 		}
+		if m.own != nil && !m.own.claimTet(m, next) {
+			return -1, -1
+		}
 		prev, t = t, next
 	}
 }
@@ -219,8 +238,10 @@ func (m *tri) hasVertexAt(t int32, p geom.Vec) int32 {
 
 // findCavity collects the tets in conflict with vertex v, starting from
 // t0, without crossing subfaces, into m.cav and their boundary into m.bnd
-// (and the faces across it into m.outer).
-func (m *tri) findCavity(v int32, t0 int32) {
+// (and the faces across it into m.outer). A parallel worker claims every
+// tet it looks at and returns false, with the marks still to clear, when
+// another worker holds one; otherwise it returns true.
+func (m *tri) findCavity(v int32, t0 int32) bool {
 	m.cav = append(m.cav[:0], t0)
 	m.bnd = m.bnd[:0]
 	m.outer = m.outer[:0]
@@ -235,6 +256,9 @@ func (m *tri) findCavity(v int32, t0 int32) {
 				continue
 			}
 			u := n >> 2
+			if m.own != nil && !m.own.claimTet(m, u) {
+				return false
+			}
 			switch m.mark[u] {
 			case inCavity:
 				continue
@@ -253,6 +277,7 @@ func (m *tri) findCavity(v int32, t0 int32) {
 			}
 		}
 	}
+	return true
 }
 
 // clearMarks resets the marks findCavity (and starShape) set.
@@ -277,6 +302,9 @@ func (m *tri) newSlot() int32 {
 		t := m.free[n-1]
 		m.free = m.free[:n-1]
 		return t
+	}
+	if m.own != nil {
+		return m.own.newSlot()
 	}
 	t := int32(len(m.c) / 8)
 	m.c = append(m.c, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -446,6 +474,9 @@ func (m *tri) linkAround(v int32, tets []int32) {
 			}
 		}
 	}
+	if m.own != nil {
+		return // vertices may be shared with other workers' tets
+	}
 	for _, id := range tets {
 		for _, u := range m.c[id<<3 : id<<3+4] {
 			if u >= 0 {
@@ -569,8 +600,15 @@ func (m *tri) insert(v int32, hint int32) int32 {
 // vertices are the input points renumbered in insertion order, so that
 // points close in space are close in memory: vertex i of the result is
 // input point perm[i]. dup[i] ≥ 0 marks vertex i as a duplicate of vertex
-// dup[i] (it is in no tet).
+// dup[i] (it is in no tet). Large inputs are inserted in parallel and
+// their tets put in canonical order (parallel.go); the result does not
+// depend on GOMAXPROCS.
 func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
+	return delaunayWith(xyz, defaultPar())
+}
+
+// delaunayWith is delaunay with the given parallel configuration.
+func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err error) {
 	nv := len(xyz) / 3
 	if nv < 4 {
 		return nil, nil, nil, errorString("fewer than four points")
@@ -589,13 +627,26 @@ func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
 	for i := range dup {
 		dup[i] = -1
 	}
+	parallel := nv >= cfg.minPoints
+	serial := nv
+	if parallel {
+		// Workers skip duplicates found beforehand, keeping the first
+		// in order as the serial insertion does.
+		markDuplicates(sorted, dup)
+		// The serial start ends with a BRIO round.
+		serial = min(cfg.serial, nv)
+		for serial < nv && brioRound(perm[serial]) == brioRound(perm[serial-1]) {
+			serial++
+		}
+	}
 	used, err := m.start(all)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	isUsed := func(i int) bool { return i == used[0] || i == used[1] || i == used[2] || i == used[3] }
 	hint := int32(0)
-	for i := range all {
-		if i == used[0] || i == used[1] || i == used[2] || i == used[3] {
+	for i := range serial {
+		if isUsed(i) || dup[i] >= 0 {
 			continue
 		}
 		if d := m.insert(int32(i), hint); d >= 0 {
@@ -604,7 +655,61 @@ func delaunay(xyz []float64) (m *tri, perm, dup []int32, err error) {
 		}
 		hint = m.newTets[0]
 	}
+	if !parallel {
+		return m, perm, dup, nil
+	}
+	p := newParInsert(m, cfg, hint)
+	for from := serial; from < nv; {
+		to := from + 1
+		for to < nv && brioRound(perm[to]) == brioRound(perm[from]) {
+			to++
+		}
+		var pts []int32
+		for i := from; i < to; i++ {
+			if !isUsed(i) && dup[i] < 0 {
+				pts = append(pts, int32(i))
+			}
+		}
+		p.insert(pts)
+		from = to
+	}
+	p.finish()
 	return m, perm, dup, nil
+}
+
+// markDuplicates sets dup[i] to the first vertex at the position of
+// vertex i, when that is not i.
+func markDuplicates(xyz []float64, dup []int32) {
+	n := len(dup)
+	keys := make([]uint64, n)
+	idx := make([]int32, n)
+	runRanges(workRanges(n), func(_, from, to int) {
+		for i := from; i < to; i++ {
+			// +0 makes −0 hash as 0: they are the same position.
+			h := splitmix(math.Float64bits(xyz[3*i] + 0))
+			h = splitmix(h ^ math.Float64bits(xyz[3*i+1]+0))
+			keys[i] = splitmix(h ^ math.Float64bits(xyz[3*i+2]+0))
+			idx[i] = int32(i)
+		}
+	})
+	radixSort(keys, idx) // stable: equal keys in vertex order
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && keys[hi] == keys[lo] {
+			hi++
+		}
+		for j := lo + 1; j < hi; j++ {
+			a := 3 * int(idx[j])
+			for _, k := range idx[lo:j] {
+				b := 3 * int(k)
+				if dup[k] < 0 && xyz[a] == xyz[b] && xyz[a+1] == xyz[b+1] && xyz[a+2] == xyz[b+2] {
+					dup[idx[j]] = k
+					break
+				}
+			}
+		}
+		lo = hi
+	}
 }
 
 // edgeKey packs a directed edge (or, with a < b, an undirected one).

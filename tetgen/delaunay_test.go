@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -188,6 +189,121 @@ func TestDelaunayDegenerate(t *testing.T) {
 
 func nextUp(x float64) float64 {
 	return x + x*0x1p-52
+}
+
+// TestDelaunayParallel checks the parallel insertion against the serial
+// kernel: the same tets (the perturbed Delaunay tetrahedralization is
+// unique), in the same arrays for any number of workers, on inputs full of
+// ties. Small runs and an early start make the workers meet often.
+func TestDelaunayParallel(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	random := func(n int) []float64 {
+		xyz := make([]float64, 3*n)
+		for i := range xyz {
+			xyz[i] = r.Float64()
+		}
+		return xyz
+	}
+	lattice := func(n int) []float64 {
+		var xyz []float64
+		for i := range n {
+			for j := range n {
+				for k := range n {
+					xyz = append(xyz, float64(i), float64(j), float64(k))
+				}
+			}
+		}
+		return xyz
+	}
+	// Every integer point on the sphere of radius 15 (cospherical by
+	// exact arithmetic), plus its centre and a few inside.
+	var sphere []float64
+	for i := -15; i <= 15; i++ {
+		for j := -15; j <= 15; j++ {
+			for k := -15; k <= 15; k++ {
+				if d := i*i + j*j + k*k; d == 225 || (d < 30 && (i+j+k)%2 == 0) {
+					sphere = append(sphere, float64(i), float64(j), float64(k))
+				}
+			}
+		}
+	}
+	// Duplicates, some written as −0, and a flat layer of coplanar points.
+	dups := random(3000)
+	for i := range 600 {
+		j := r.Intn(3000)
+		dups = append(dups, dups[3*j:3*j+3]...)
+		dups[3*(3000+i)] = -0.0
+		dups[3*j] = 0
+		dups = append(dups, float64(i%25)/25, float64(i/25)/25, 0.5)
+	}
+	n := 12
+	if testing.Short() {
+		n = 5
+	}
+	cases := []struct {
+		name string
+		xyz  []float64
+	}{
+		{"random", random(n * 1000)},
+		{"lattice", lattice(n + 2)},
+		{"cospherical", sphere},
+		{"duplicates", dups},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want, wantPerm, wantDup, err := delaunayWith(slices.Clone(c.xyz), parConfig{minPoints: math.MaxInt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.canonicalize()
+			checkTri(t, want)
+			for _, w := range []int{1, 2, 4} {
+				// Few slots to start with: the arrays grow between passes.
+				cfg := parConfig{minPoints: 0, serial: 64, minRun: 16, workers: w, slots: 3000}
+				m, perm, dup, err := delaunayWith(slices.Clone(c.xyz), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkTri(t, m)
+				switch {
+				case !slices.Equal(m.c, want.c):
+					t.Fatalf("%d workers: %d tets, serial kernel %d, or the same number in another order",
+						w, m.numTets(), want.numTets())
+				case !slices.Equal(perm, wantPerm), !slices.Equal(dup, wantDup), !slices.Equal(m.vt, want.vt):
+					t.Fatalf("%d workers: vertex order, duplicates or vertex tets differ", w)
+				}
+			}
+		})
+	}
+}
+
+// TestDelaunayGOMAXPROCS checks that delaunay's output, parallel at this
+// size, is the same whatever GOMAXPROCS is.
+func TestDelaunayGOMAXPROCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three Delaunay tetrahedralizations of 34k points; TestDelaunayParallel varies the workers")
+	}
+	n := defaultPar().minPoints + 1000
+	r := rand.New(rand.NewSource(11))
+	xyz := make([]float64, 3*n)
+	for i := range xyz {
+		xyz[i] = r.NormFloat64()
+	}
+	var first []int32
+	for _, procs := range []int{1, 2, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		m, _, _, err := delaunay(slices.Clone(xyz))
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			checkTri(t, m)
+			first = m.c
+		} else if !slices.Equal(m.c, first) {
+			t.Fatalf("GOMAXPROCS %d: tets differ", procs)
+		}
+	}
 }
 
 func BenchmarkDelaunay(b *testing.B) {

@@ -13,7 +13,6 @@ func brioOrder(xyz []float64, idx []int32) []int32 {
 	if n == 0 {
 		return nil
 	}
-	const rounds = 12
 	keys := make([]uint64, n)
 	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
@@ -40,17 +39,24 @@ func brioOrder(xyz []float64, idx []int32) []int32 {
 			for k := 0; k < 3; k++ {
 				c[k] = uint32((xyz[3*v+k]-lo[k])*scale) >> (21 - bits)
 			}
-			// Round r holds about n/2^(r+1) points; earlier rounds are
-			// the sparse ones, so the round number is inverted in the
-			// key.
-			r := min(rounds-1, trailingZeros(splitmix(uint64(v))))
-			keys[i] = uint64(rounds-1-r)<<(3*bits) | hilbert3(c, bits)
+			keys[i] = uint64(brioRound(int32(v)))<<(3*bits) | hilbert3(c, bits)
 		}
 	})
 	out := make([]int32, n)
 	copy(out, idx)
 	radixSort(keys, out)
 	return out
+}
+
+// brioRounds is the number of BRIO rounds.
+const brioRounds = 12
+
+// brioRound returns the BRIO round of input point v, 0 first. Round
+// brioRounds−1−r holds about n/2^(r+1) points: earlier rounds are the
+// sparse ones.
+func brioRound(v int32) int {
+	r := min(brioRounds-1, trailingZeros(splitmix(uint64(v))))
+	return brioRounds - 1 - r
 }
 
 func trailingZeros(x uint64) int {

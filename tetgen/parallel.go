@@ -2,7 +2,9 @@ package tetgen
 
 import (
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // workRanges splits [0, n) into contiguous ranges: one per GOMAXPROCS when
@@ -32,4 +34,436 @@ func runRanges(r [][2]int, f func(i, from, to int)) {
 		wg.Go(func() { f(i, x[0], x[1]) })
 	}
 	wg.Wait()
+}
+
+// Parallel Bowyer–Watson insertion, after Marot, Pellerin & Remacle (2019,
+// "One machine, one minute, three billion tetrahedra"). After a serial
+// start, each BRIO round's points, in Hilbert order, are cut into one
+// contiguous run per worker, so that the workers build far-apart parts of
+// the mesh. A worker claims every tet it reads (walk, cavity and the tets
+// around it) by a compare-and-swap on the tet's owner word and keeps its
+// claims until the end of the pass: no worker ever reads a tet another is
+// changing. A point whose walk or cavity meets a tet held by another
+// worker is deferred to the next pass; passes repeat on the deferred
+// points, on one worker once few are left. The Delaunay tetrahedralization
+// of the perturbed points is unique, so the tets are the same whatever
+// the schedule; canonicalize then numbers them by the tets alone.
+
+// parConfig sets the parallel insertion's sizes.
+type parConfig struct {
+	minPoints int // fewest points for which insertion runs in parallel
+	serial    int // points inserted serially first (to the end of their BRIO round)
+	minRun    int // fewest points per worker run
+	workers   int // workers per pass
+	slots     int // tet slots to start the parallel phase with beyond those in use; 0: enough for random points
+}
+
+// defaultPar returns the configuration delaunay uses: as many workers as
+// GOMAXPROCS (the output does not depend on it).
+func defaultPar() parConfig {
+	return parConfig{minPoints: 1 << 15, serial: 4096, minRun: 2048, workers: min(runtime.GOMAXPROCS(0), 16)}
+}
+
+// slotBlock is the number of fresh tet slots a worker takes at a time.
+const slotBlock = 1024
+
+// parShared is the state the workers share: tet owners and the slot
+// counter.
+type parShared struct {
+	owner []int32 // per tet slot: 0, or the id of the worker holding it
+	next  atomic.Int32
+	limit int32 // slots in the tet arrays
+}
+
+// claims is one worker's part of a parallel insertion.
+type claims struct {
+	sh          *parShared
+	id          int32
+	held        []int32 // tets claimed in this pass
+	blk, blkEnd int32   // the worker's block of fresh slots
+	full        bool    // the tet arrays ran out of slots
+}
+
+// claim reports whether tet t is (now) held by this worker.
+func (w *claims) claim(t int32) bool {
+	o := &w.sh.owner[t]
+	switch atomic.LoadInt32(o) {
+	case w.id:
+		return true
+	case 0:
+		if atomic.CompareAndSwapInt32(o, 0, w.id) {
+			w.held = append(w.held, t)
+			return true
+		}
+	}
+	return false
+}
+
+// claimTet claims tet t and, for a ghost, the tet across its hull face,
+// whose circumsphere decides the ghost's conflicts.
+func (w *claims) claimTet(m *tri, t int32) bool {
+	if !w.claim(t) {
+		return false
+	}
+	return !m.isGhost(t) || w.claim(m.across(4*t+3)>>2)
+}
+
+// release gives back the tets claimed in this pass.
+func (w *claims) release() {
+	for _, t := range w.held {
+		atomic.StoreInt32(&w.sh.owner[t], 0)
+	}
+	w.held = w.held[:0]
+}
+
+// newSlot returns a fresh slot of the worker's block (reserve made sure
+// there is one).
+func (w *claims) newSlot() int32 {
+	t := w.blk
+	w.blk++
+	return t
+}
+
+// reserve makes sure worker m has k slots for new tets, taking a block
+// of fresh slots when needed, and reports false when there are none left.
+func (m *tri) reserve(k int) bool {
+	w := m.own
+	for len(m.free)+int(w.blkEnd-w.blk) < k {
+		m.dropBlock()
+		sh := w.sh
+		for {
+			b := sh.next.Load()
+			if b+slotBlock > sh.limit {
+				w.full = true
+				return false
+			}
+			if sh.next.CompareAndSwap(b, b+slotBlock) {
+				w.blk, w.blkEnd = b, b+slotBlock
+				break
+			}
+		}
+	}
+	return true
+}
+
+// dropBlock moves the rest of the worker's block to its free list.
+func (m *tri) dropBlock() {
+	w := m.own
+	for ; w.blk < w.blkEnd; w.blk++ {
+		m.c[w.blk<<3] = dead
+		m.free = append(m.free, w.blk)
+	}
+}
+
+// insertClaimed inserts vertex v as a worker, searching from hint, and
+// reports false, with the mesh unchanged, when another worker holds a
+// tet it needs or the slots ran out.
+func (m *tri) insertClaimed(v, hint int32) bool {
+	t, _ := m.locate(v, hint)
+	if t < 0 {
+		return false
+	}
+	if !m.findCavity(v, t) || !m.reserve(len(m.bnd)-len(m.cav)) {
+		m.clearMarks()
+		return false
+	}
+	m.fillCavity(v)
+	return true
+}
+
+// insertRun inserts the vertices pts in order from tet hint, returns
+// those it had to defer and a tet near the last one inserted, and gives
+// back its claims.
+func (m *tri) insertRun(pts []int32, hint int32) (deferred []int32, last int32) {
+	for _, v := range pts {
+		if m.own.full || !m.insertClaimed(v, hint) {
+			deferred = append(deferred, v)
+			continue
+		}
+		hint = m.newTets[0]
+	}
+	m.own.release()
+	return deferred, hint
+}
+
+// parInsert inserts points into a tetrahedralization with several
+// workers.
+type parInsert struct {
+	m     *tri // the tetrahedralization; its own scratch serves pass set-up
+	cfg   parConfig
+	sh    parShared
+	ws    []*tri
+	hints []int32
+}
+
+// newParInsert turns m, built serially so far, into the shared state of
+// cfg.workers workers; hint is a live tet.
+func newParInsert(m *tri, cfg parConfig, hint int32) *parInsert {
+	p := &parInsert{m: m, cfg: cfg}
+	nt := int32(m.numTets())
+	p.sh.next.Store(nt)
+	limit := max(7*int32(len(m.vt)), 2*nt) + int32(cfg.workers+1)*slotBlock
+	if cfg.slots > 0 {
+		limit = nt + int32(cfg.slots)
+	}
+	p.resize(limit)
+	for i := range cfg.workers {
+		p.ws = append(p.ws, &tri{xyz: m.xyz, c: m.c, vt: m.vt, mark: m.mark,
+			rng: splitmix(uint64(i + 1)), own: &claims{sh: &p.sh, id: int32(i + 1)}})
+		p.hints = append(p.hints, hint)
+	}
+	p.ws[0].free, m.free = m.free, nil
+	return p
+}
+
+// resize gives the tet arrays limit slots (never fewer than in use).
+func (p *parInsert) resize(limit int32) {
+	m := p.m
+	c := make([]int32, 8*int(limit))
+	copy(c, m.c)
+	mark := make([]uint8, limit)
+	copy(mark, m.mark)
+	owner := make([]int32, limit)
+	copy(owner, p.sh.owner)
+	m.c, m.mark, p.sh.owner, p.sh.limit = c, mark, owner, limit
+	for _, w := range p.ws {
+		w.c, w.mark = c, mark
+		w.own.full = false
+	}
+}
+
+// insert inserts the vertices pts (in BRIO order, without duplicates):
+// passes over the points not yet in, in parallel while that pays.
+func (p *parInsert) insert(pts []int32) {
+	workers := p.cfg.workers
+	for len(pts) > 0 {
+		w := max(1, min(workers, len(pts)/p.cfg.minRun))
+		deferred, full := p.pass(pts, w)
+		switch {
+		case full:
+			p.resize(p.sh.limit + p.sh.limit/2)
+		case len(deferred) == len(pts) && w == 1:
+			panic("tetgen: parallel insertion made no progress") // unreachable: one worker meets no claims
+		case 2*len(deferred) > len(pts):
+			workers = 1 // the points are too close together to share out
+		}
+		pts = deferred
+	}
+}
+
+// pass inserts pts with w workers, each taking a contiguous run, and
+// returns the deferred points in order and whether the slots ran out.
+func (p *parInsert) pass(pts []int32, w int) (deferred []int32, full bool) {
+	runs := make([][]int32, w)
+	for i := range runs {
+		runs[i] = pts[i*len(pts)/w : (i+1)*len(pts)/w]
+		// Walk to the run's first point before the workers start, so
+		// that each starts in its own part of the mesh.
+		h := p.hints[i]
+		if !p.m.alive(h) {
+			h = p.anyTet()
+		}
+		t, _ := p.m.locate(runs[i][0], h)
+		p.ws[i].own.claimTet(p.ws[i], t)
+		p.hints[i] = t
+	}
+	out := make([][]int32, w)
+	runRanges(make([][2]int, w), func(i, _, _ int) {
+		out[i], p.hints[i] = p.ws[i].insertRun(runs[i], p.hints[i])
+	})
+	for i, d := range out {
+		deferred = append(deferred, d...)
+		full = full || p.ws[i].own.full
+	}
+	return deferred, full
+}
+
+// anyTet returns a live tet.
+func (p *parInsert) anyTet() int32 {
+	t := int32(0)
+	for !p.m.alive(t) {
+		t++
+	}
+	return t
+}
+
+// finish ends the parallel insertion: m is a serial tetrahedralization
+// again, its tets in canonical order.
+func (p *parInsert) finish() {
+	m := p.m
+	for _, w := range p.ws {
+		w.dropBlock()
+	}
+	m.c = m.c[:8*int(p.sh.next.Load())]
+	m.canonicalize()
+}
+
+// canonicalize renumbers the live tets of m, and rotates each one's
+// vertices, by the tets alone, so that the same tetrahedralization gives
+// the same arrays whatever order it was built in. Tets are grouped by
+// their largest vertex, in vertex order (which keeps neighbours close in
+// memory, as vertices are in BRIO order), then ordered by their other
+// vertices, largest first; each tet is rotated by an even permutation to
+// put its smallest finite vertex first and the smaller of the next two
+// second (a ghost stays in slot 3). Dead slots are dropped.
+func (m *tri) canonicalize() {
+	nt := m.numTets()
+	// Per slot: the sorting key (the largest vertex, −1 for a dead slot,
+	// then the next two and the smallest) and the rotation (new slot j
+	// holds old slot rot>>2j&3).
+	top := make([]int32, nt)
+	mid := make([]uint64, nt)
+	low := make([]int32, nt)
+	rot := make([]uint8, nt)
+	runRanges(workRanges(nt), func(_, from, to int) {
+		for t := from; t < to; t++ {
+			q := m.c[8*t : 8*t+4 : 8*t+4]
+			if q[0] == dead {
+				top[t] = -1
+				continue
+			}
+			a, b, c, d := q[0], q[1], q[2], q[3]
+			// Sort descending with a network of five exchanges.
+			if a < b {
+				a, b = b, a
+			}
+			if c < d {
+				c, d = d, c
+			}
+			if a < c {
+				a, c = c, a
+			}
+			if b < d {
+				b, d = d, b
+			}
+			if b < c {
+				b, c = c, b
+			}
+			top[t], mid[t], low[t] = a, uint64(uint32(b))<<32|uint64(uint32(c)), d
+			rot[t] = canonicalRotation(q)
+		}
+	})
+	nv := len(m.vt)
+	start := make([]int32, nv+1)
+	for _, v := range top {
+		if v >= 0 {
+			start[v+1]++
+		}
+	}
+	for v := range nv {
+		start[v+1] += start[v]
+	}
+	live := int(start[nv])
+	order := make([]int32, live)
+	fill := slices.Clone(start[:nv])
+	for t, v := range top {
+		if v >= 0 {
+			order[fill[v]] = int32(t)
+			fill[v]++
+		}
+	}
+	newID := top // reused: the buckets are made
+	runRanges(workRanges(nv), func(_, from, to int) {
+		for v := from; v < to; v++ {
+			b := order[start[v]:start[v+1]]
+			// Insertion sort: a bucket holds a few tets. Two tets tie
+			// on mid only when they share a face.
+			for i := 1; i < len(b); i++ {
+				for j := i; j > 0; j-- {
+					x, y := b[j], b[j-1]
+					if mid[x] > mid[y] || mid[x] == mid[y] && low[x] > low[y] {
+						break
+					}
+					b[j], b[j-1] = y, x
+				}
+			}
+			for i, t := range b {
+				newID[t] = start[v] + int32(i)
+			}
+		}
+	})
+	// The new id of every old face, then the tets moved to their new
+	// slots: reading the old arrays in order keeps the neighbours' look-ups
+	// mostly in cache.
+	faceID := make([]int32, 4*nt)
+	runRanges(workRanges(nt), func(_, from, to int) {
+		for t := from; t < to; t++ {
+			if m.c[8*t] == dead {
+				continue
+			}
+			r := rot[t]
+			for j := range int32(4) {
+				faceID[4*t+int(r>>(2*j)&3)] = 4*newID[t] + j
+			}
+		}
+	})
+	c := make([]int32, 8*live)
+	runRanges(workRanges(nt), func(_, from, to int) {
+		for t := from; t < to; t++ {
+			old := m.c[8*t : 8*t+8 : 8*t+8]
+			if old[0] == dead {
+				continue
+			}
+			r := rot[t]
+			rec := c[8*newID[t] : 8*newID[t]+8 : 8*newID[t]+8]
+			for j := range 4 {
+				k := int(r >> (2 * j) & 3)
+				rec[j] = old[k]
+				if n := old[4+k]; n >= 0 {
+					rec[4+j] = faceID[n]
+				} else {
+					rec[4+j] = n
+				}
+			}
+		}
+	})
+	m.c = c
+	m.mark = make([]uint8, live)
+	m.free = nil
+	for v := range m.vt {
+		m.vt[v] = noTet
+	}
+	for i := range live {
+		for _, v := range c[8*i : 8*i+4] {
+			if v >= 0 {
+				m.vt[v] = int32(i)
+			}
+		}
+	}
+}
+
+// evenFirst[i] is an even permutation of slots that puts slot i first.
+var evenFirst = [4][4]uint8{{0, 1, 2, 3}, {1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}}
+
+// canonicalRotation returns the canonical rotation of tet q as canonicalize
+// stores it.
+func canonicalRotation(q []int32) uint8 {
+	var p [4]uint8
+	if q[3] == ghost {
+		// Rotate the hull face: an even permutation keeping the ghost.
+		p = [4]uint8{0, 1, 2, 3}
+		if q[1] < q[0] && q[1] < q[2] {
+			p = [4]uint8{1, 2, 0, 3}
+		} else if q[2] < q[0] && q[2] < q[1] {
+			p = [4]uint8{2, 0, 1, 3}
+		}
+	} else {
+		first := 0
+		for k := 1; k < 4; k++ {
+			if q[k] < q[first] {
+				first = k
+			}
+		}
+		e := evenFirst[first]
+		// Rotate the other three cyclically to put the smallest second.
+		a, b, c := e[1], e[2], e[3]
+		switch {
+		case q[b] < q[a] && q[b] < q[c]:
+			a, b, c = b, c, a
+		case q[c] < q[a] && q[c] < q[b]:
+			a, b, c = c, a, b
+		}
+		p = [4]uint8{e[0], a, b, c}
+	}
+	return p[0] | p[1]<<2 | p[2]<<4 | p[3]<<6
 }

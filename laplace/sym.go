@@ -148,46 +148,42 @@ type rowSource interface {
 // CG for breakdown instead.)
 func symFromLower[T float32 | float64](l rowSource, drop float64) (symMatrix[T], error) {
 	n := l.numRows()
-	a := symMatrix[T]{n: n, diag: make([]T, n), lowPtr: make([]int32, n+1), outPtr: make([]int32, n+1)}
-	var d, lumped []float64 // with drop > 0: the diagonal as given, and with the dropped couplings added
-	d2 := drop * drop
+	var lumped []float64 // with drop > 0: the diagonal with the dropped couplings added
 	if drop > 0 {
-		d, lumped = make([]float64, n), make([]float64, n)
-		for i := 0; i < n; i++ {
-			_, vals := l.row(i)
-			d[i] = vals[len(vals)-1]
-		}
-		copy(lumped, d)
-		for i := 0; i < n; i++ {
-			cols, vals := l.row(i)
-			for k, j := range cols[:len(cols)-1] {
-				if v := vals[k]; v*v < d2*d[i]*d[j] {
-					lumped[i] += v
-					lumped[j] += v
-				}
-			}
-		}
-		for i, x := range lumped {
-			if !(x >= d[i]/2) {
-				d, lumped = nil, nil
-				break
-			}
-		}
+		lumped = markDropped(l, drop)
 	}
-	kept := func(i int, j int32, v float64) bool { return d == nil || int(j) == i || v*v >= d2*d[i]*d[j] }
+	a := symMatrix[T]{n: n, diag: make([]T, n), lowPtr: make([]int32, n+1), outPtr: make([]int32, n+1)}
 	for i := 0; i < n; i++ {
 		lo, _ := blockOf(i, n)
 		cols, vals := l.row(i)
 		for k, j := range cols {
-			if !kept(i, j, vals[k]) {
-				continue
-			}
 			switch {
+			case j < 0: // dropped
+				j &^= droppedBit
+				lumped[i] += vals[k]
+				lumped[j] += vals[k]
 			case int(j) < lo:
 				a.outPtr[i+1]++
 				a.outPtr[j+1]++
 			case int(j) < i:
 				a.lowPtr[i+1]++
+			}
+		}
+	}
+	if lumped != nil {
+		for i := 0; i < n; i++ {
+			_, vals := l.row(i)
+			if !(lumped[i] >= vals[len(vals)-1]/2) {
+				// Too much would be lumped: drop nothing.
+				forChunks(n, rowChunk, func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						cols, _ := l.row(i)
+						for k := range cols {
+							cols[k] &^= droppedBit
+						}
+					}
+				})
+				return symFromLower[T](l, 0)
 			}
 		}
 	}
@@ -203,7 +199,7 @@ func symFromLower[T float32 | float64](l rowSource, drop float64) (symMatrix[T],
 		for k, j := range cols {
 			v := T(vals[k])
 			switch {
-			case !kept(i, j, vals[k]):
+			case j < 0:
 			case int(j) == i:
 				a.diag[i] = v
 				if lumped != nil {
@@ -221,6 +217,39 @@ func symFromLower[T float32 | float64](l rowSource, drop float64) (symMatrix[T],
 		}
 	}
 	return a, nil
+}
+
+// droppedBit marks a column of a rowSource as dropped (see markDropped).
+const droppedBit = -1 << 31
+
+// markDropped sets droppedBit on the columns of the couplings of l with
+// a_ij² < drop²·a_ii·a_jj, in parallel over rows (each decides its own
+// entries), and returns the diagonal, for symFromLower to add the
+// dropped couplings to in a fixed order.
+func markDropped(l rowSource, drop float64) []float64 {
+	n := l.numRows()
+	d := make([]float64, n)
+	forChunks(n, rowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			_, vals := l.row(i)
+			d[i] = vals[len(vals)-1]
+		}
+	})
+	d2 := drop * drop
+	forChunks(n, rowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			cols, vals := l.row(i)
+			cols = cols[:len(cols)-1]
+			vals = vals[:len(cols)]
+			di := d2 * d[i]
+			for k, j := range cols {
+				if v := vals[k]; v*v < di*d[j] {
+					cols[k] |= droppedBit
+				}
+			}
+		}
+	})
+	return d
 }
 
 // mulVecDot sets y = A x and returns x·y, summed in block order. Rows run

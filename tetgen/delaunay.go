@@ -487,14 +487,14 @@ func (m *tri) linkAround(v int32, tets []int32) {
 }
 
 // newTri returns an empty tetrahedralization over the given coordinates
-// (which it keeps and appends to).
-func newTri(xyz []float64) *tri {
+// (which it keeps and appends to), with room for the tets of est vertices.
+func newTri(xyz []float64, est int) *tri {
 	nv := len(xyz) / 3
 	m := &tri{xyz: xyz, vt: make([]int32, nv), rng: 0x2545F4914F6CDD1D}
 	for i := range m.vt {
 		m.vt[i] = noTet
 	}
-	est := 7 * nv
+	est *= 7
 	m.c = make([]int32, 0, 8*est)
 	m.mark = make([]uint8, 0, est)
 	return m
@@ -622,7 +622,6 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 	for _, v := range perm {
 		sorted = append(sorted, xyz[3*v:3*v+3]...)
 	}
-	m = newTri(sorted)
 	dup = make([]int32, nv)
 	for i := range dup {
 		dup[i] = -1
@@ -639,6 +638,7 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 			serial++
 		}
 	}
+	m = newTri(sorted, serial)
 	used, err := m.start(all)
 	if err != nil {
 		return nil, nil, nil, err

@@ -295,6 +295,10 @@ func (p *parInsert) finish() {
 		w.dropBlock()
 	}
 	m.c = m.c[:8*int(p.sh.next.Load())]
+	m.mark, p.sh.owner = nil, nil
+	for _, w := range p.ws {
+		w.c, w.mark = nil, nil
+	}
 	m.canonicalize()
 }
 
@@ -343,25 +347,30 @@ func (m *tri) canonicalize() {
 			rot[t] = canonicalRotation(q)
 		}
 	})
+	// Bucket the slots by largest vertex; the order within a bucket is
+	// the sort's below, so the scatter may run in any order.
 	nv := len(m.vt)
 	start := make([]int32, nv+1)
-	for _, v := range top {
-		if v >= 0 {
-			start[v+1]++
+	runRanges(workRanges(nt), func(_, from, to int) {
+		for _, v := range top[from:to] {
+			if v >= 0 {
+				atomic.AddInt32(&start[v+1], 1)
+			}
 		}
-	}
+	})
 	for v := range nv {
 		start[v+1] += start[v]
 	}
 	live := int(start[nv])
 	order := make([]int32, live)
 	fill := slices.Clone(start[:nv])
-	for t, v := range top {
-		if v >= 0 {
-			order[fill[v]] = int32(t)
-			fill[v]++
+	runRanges(workRanges(nt), func(_, from, to int) {
+		for t := from; t < to; t++ {
+			if v := top[t]; v >= 0 {
+				order[atomic.AddInt32(&fill[v], 1)-1] = int32(t)
+			}
 		}
-	}
+	})
 	newID := top // reused: the buckets are made
 	runRanges(workRanges(nv), func(_, from, to int) {
 		for v := from; v < to; v++ {
@@ -382,6 +391,7 @@ func (m *tri) canonicalize() {
 			}
 		}
 	})
+	mid, low = nil, nil
 	// The new id of every old face, then the tets moved to their new
 	// slots: reading the old arrays in order keeps the neighbours' look-ups
 	// mostly in cache.
@@ -420,16 +430,38 @@ func (m *tri) canonicalize() {
 	m.c = c
 	m.mark = make([]uint8, live)
 	m.free = nil
-	for v := range m.vt {
-		m.vt[v] = noTet
-	}
-	for i := range live {
-		for _, v := range c[8*i : 8*i+4] {
-			if v >= 0 {
-				m.vt[v] = int32(i)
+	m.vt = lastTets(c, len(m.vt))
+}
+
+// lastTets returns, for each of nv vertices, the last tet in c that holds
+// it (noTet for none): each range of tets notes its own, and the last
+// range that has one wins, whatever the ranges are.
+func lastTets(c []int32, nv int) []int32 {
+	r := workRanges(len(c) / 8)
+	part := make([][]int32, len(r))
+	runRanges(r, func(j, from, to int) {
+		vt := make([]int32, nv)
+		for v := range vt {
+			vt[v] = noTet
+		}
+		for i := from; i < to; i++ {
+			for _, v := range c[8*i : 8*i+4] {
+				if v >= 0 {
+					vt[v] = int32(i)
+				}
+			}
+		}
+		part[j] = vt
+	})
+	vt := part[len(part)-1]
+	for j := len(part) - 2; j >= 0; j-- {
+		for v, t := range part[j] {
+			if vt[v] == noTet {
+				vt[v] = t
 			}
 		}
 	}
+	return vt
 }
 
 // evenFirst[i] is an even permutation of slots that puts slot i first.

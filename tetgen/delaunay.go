@@ -670,7 +670,9 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 				pts = append(pts, int32(i))
 			}
 		}
-		p.insert(pts)
+		if err := p.insert(pts); err != nil {
+			return nil, nil, nil, err
+		}
 		from = to
 	}
 	p.finish()

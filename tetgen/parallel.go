@@ -234,7 +234,7 @@ func (p *parInsert) resize(limit int32) {
 
 // insert inserts the vertices pts (in BRIO order, without duplicates):
 // passes over the points not yet in, in parallel while that pays.
-func (p *parInsert) insert(pts []int32) {
+func (p *parInsert) insert(pts []int32) error {
 	workers := p.cfg.workers
 	for len(pts) > 0 {
 		w := max(1, min(workers, len(pts)/p.cfg.minRun))
@@ -243,12 +243,14 @@ func (p *parInsert) insert(pts []int32) {
 		case full:
 			p.resize(p.sh.limit + p.sh.limit/2)
 		case len(deferred) == len(pts) && w == 1:
-			panic("tetgen: parallel insertion made no progress") // unreachable: one worker meets no claims
+			// One worker meets no other's claims: this is a bug.
+			return errorString("tetgen: parallel insertion made no progress")
 		case 2*len(deferred) > len(pts):
 			workers = 1 // the points are too close together to share out
 		}
 		pts = deferred
 	}
+	return nil
 }
 
 // pass inserts pts with w workers, each taking a contiguous run, and

@@ -10,13 +10,15 @@ import (
 
 // Snapping pins boundary vertices to creases and corners, and what is left
 // under 10° is mostly a cap: three boundary vertices and one interior
-// vertex that relocation cannot lift because its other tets hold it. Moving
-// vertices cannot mend such a tet, but changing which tets fill the same
-// space can: flipInterior replaces a poor tet and a neighbour across an
-// interior face by three tets around the edge joining their apexes (2-3),
-// or the three tets around an interior edge by two sharing the triangle of
-// their other vertices (3-2); failing both, it splits an interior face or
-// edge of the tet at a new interior vertex and relocates that. All of them
+// vertex that relocation cannot lift because its other tets hold it — and
+// slivers whose vertices hold each other. Moving vertices cannot mend such
+// a tet, but changing which tets fill the same space can: flipInterior
+// replaces a poor tet and a neighbour across an interior face by three
+// tets around the edge joining their apexes (2-3), or removes an interior
+// edge of the tet: the n ≤ maxRing tets around it become 2(n−2) tets on
+// the best triangulation of the ring of their other vertices (3-2 for
+// n = 3, 4-4, 5-6, ...); failing all, it splits an interior face or edge
+// of the tet at a new interior vertex and relocates that. All of them
 // keep every face on the outside of the tets they replace, so the boundary
 // and the volume do not change; one is taken only if every new tet is
 // positive by the exact predicate, the new tets fill the old ones' volume
@@ -56,11 +58,13 @@ func flipInterior(m *tetmesh.Mesh, inc *incidence, cos []float64, target float64
 			if len(ts) != 1 {
 				continue
 			}
-			if inc.flipAround(ts[0]) {
+			if inc.flipAround(ts[0], 3) {
 				flips++
 			} else if inc.splitNear(ts[0]) {
 				splits++
 				touched = append(touched, int32(m.NumVertices()-1))
+			} else if inc.flipAround(ts[0], maxRing) {
+				flips++
 			}
 		}
 		slices.Sort(touched)
@@ -95,9 +99,10 @@ func tetCosAt(m *tetmesh.Mesh, q []int32) float64 {
 	return maxCosDihedral(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3]))
 }
 
-// flipAround makes the best flip among those replacing tet t and reports
-// whether there was one that raised the smallest angle.
-func (inc *incidence) flipAround(t int32) bool {
+// flipAround makes the best flip among those replacing tet t — 2-3 flips
+// and removals of its edges with at most ring tets around them — and
+// reports whether there was one that raised the smallest angle.
+func (inc *incidence) flipAround(t int32, ring int) bool {
 	m := inc.m
 	q := [4]int32(m.Tets[4*t : 4*t+4])
 	var best flip
@@ -115,8 +120,8 @@ func (inc *incidence) flipAround(t int32) bool {
 		}
 	}
 	for _, e := range tetmesh.TetEdges {
-		if ts := inc.around(q[e[0]], q[e[1]]); len(ts) == 3 {
-			if f, ok := inc.threeTwo(q[e[0]], q[e[1]], ts); ok {
+		if ts := inc.around(q[e[0]], q[e[1]]); len(ts) >= 3 && len(ts) <= ring {
+			if f, ok := inc.removeEdge(q[e[0]], q[e[1]], ts); ok {
 				try(f)
 			}
 		}
@@ -128,10 +133,13 @@ func (inc *incidence) flipAround(t int32) bool {
 	return true
 }
 
-// flip replaces the tets old by the tets made.
+// flip replaces the tets old by the tets made; inner lists the new edges
+// and faces inside the body, none of which may have only boundary
+// vertices.
 type flip struct {
-	old  []int32
-	made [][4]int32
+	old   []int32
+	made  [][4]int32
+	inner [][]int32
 }
 
 // twoThree is the 2-3 flip of tet t and its neighbour u across the face
@@ -146,7 +154,7 @@ func (inc *incidence) twoThree(t int32, k int, u int32) flip {
 			e = v
 		}
 	}
-	f := flip{old: []int32{t, u}}
+	f := flip{old: []int32{t, u}, inner: [][]int32{{q[k], e}}}
 	for j := range 4 {
 		if j != k {
 			n := q
@@ -157,37 +165,147 @@ func (inc *incidence) twoThree(t int32, k int, u int32) flip {
 	return f
 }
 
-// threeTwo is the 3-2 flip removing edge ab, around which are exactly the
-// tets ts: two tets on the triangle of the other three vertices, each the
-// first tet with one of a, b replaced by the vertex it lacks. ok is false
-// when ab is on the boundary: then the three tets have four other
-// vertices, not three.
-func (inc *incidence) threeTwo(a, b int32, ts []int32) (f flip, ok bool) {
+// maxRing is the most tets around an edge that edge removal considers:
+// the triangulations of the ring it chooses from number 1, 2, 5, 14 and
+// 42 for 3 to 7 tets.
+const maxRing = 7
+
+// removeEdge is the removal of edge ab, around which are exactly the tets
+// ts: their other vertices form a closed ring (ok is false when they do
+// not: ab is on the boundary), and each triangle of the ring's best
+// triangulation is joined to a and to b. The best triangulation — the one
+// whose worst tet is best, among those with no new edge or face of only
+// boundary vertices — is found by dynamic programming over the ring's
+// sub-polygons (Shewchuk 2002, "Two discrete optimization algorithms for
+// the topological improvement of tetrahedral meshes"). Every new tet is
+// oriented by the exact predicate; check still decides whether the result
+// fills the old tets' space.
+func (inc *incidence) removeEdge(a, b int32, ts []int32) (f flip, ok bool) {
 	m := inc.m
-	q := [4]int32(m.Tets[4*ts[0] : 4*ts[0]+4])
-	var z int32 = -1
-	for _, u := range ts[1:] {
-		for _, v := range m.Tets[4*u : 4*u+4] {
-			if !slices.Contains(q[:], v) {
-				if z >= 0 && z != v {
-					return f, false
+	ring, ok := inc.ring(a, b, ts)
+	if !ok {
+		return f, false
+	}
+	n := len(ring)
+	isB := func(v int32) bool { return m.Tags[v] == tetmesh.Boundary }
+	// diag says whether ring vertices i < j are joined by a new edge.
+	diag := func(i, j int) bool { return j-i > 1 && !(i == 0 && j == n-1) }
+	const forbidden = 3.0
+	// tri returns the two tets on ring triangle ijk and their worse cosine.
+	tri := func(i, j, k int) (ta, tb [4]int32, c float64) {
+		x, y, z := ring[i], ring[j], ring[k]
+		if geom.Orient3D(m.Vertex(x), m.Vertex(y), m.Vertex(z), m.Vertex(a)) < 0 {
+			x, y = y, x
+		}
+		ta, tb = [4]int32{x, y, z, a}, [4]int32{y, x, z, b}
+		c = max(tetCosAt(m, ta[:]), tetCosAt(m, tb[:]))
+		for _, e := range [][2]int{{i, j}, {j, k}, {i, k}} {
+			if diag(e[0], e[1]) && isB(ring[e[0]]) && isB(ring[e[1]]) {
+				c = forbidden
+			}
+		}
+		if n == 3 && isB(x) && isB(y) && isB(z) {
+			c = forbidden
+		}
+		return ta, tb, c
+	}
+	var cost, split [maxRing][maxRing]float64
+	for d := 2; d < n; d++ {
+		for i := 0; i+d < n; i++ {
+			j := i + d
+			cost[i][j] = math.Inf(1)
+			for k := i + 1; k < j; k++ {
+				_, _, c := tri(i, k, j)
+				if d := max(c, cost[i][k], cost[k][j]); d < cost[i][j] {
+					cost[i][j], split[i][j] = d, float64(k)
 				}
-				z = v
 			}
 		}
 	}
-	f = flip{old: slices.Clone(ts)}
-	for _, r := range []int32{a, b} {
-		n := q
-		n[slices.Index(q[:], r)] = z
-		f.made = append(f.made, n)
+	if cost[0][n-1] > 1 { // forbidden, or some tet not positive
+		return f, false
 	}
+	f = flip{old: slices.Clone(ts)}
+	var walk func(i, j int)
+	walk = func(i, j int) {
+		if j-i < 2 {
+			return
+		}
+		k := int(split[i][j])
+		ta, tb, _ := tri(i, k, j)
+		f.made = append(f.made, ta, tb)
+		f.inner = append(f.inner, []int32{ring[i], ring[k], ring[j]})
+		for _, e := range [][2]int{{i, k}, {k, j}, {i, j}} {
+			if diag(e[0], e[1]) {
+				f.inner = append(f.inner, []int32{ring[e[0]], ring[e[1]]})
+			}
+		}
+		walk(i, k)
+		walk(k, j)
+	}
+	walk(0, n-1)
 	return f, true
+}
+
+// ring returns the vertices other than a and b of the tets ts around edge
+// ab in cyclic order, and whether they close a ring: each tet has two of
+// them and each is in exactly two tets.
+func (inc *incidence) ring(a, b int32, ts []int32) ([]int32, bool) {
+	m := inc.m
+	var pairs [maxRing][2]int32
+	for i, t := range ts {
+		k := 0
+		for _, v := range m.Tets[4*t : 4*t+4] {
+			if v != a && v != b {
+				pairs[i][k&1] = v
+				k++
+			}
+		}
+		if k != 2 {
+			return nil, false
+		}
+	}
+	n := len(ts)
+	ring := []int32{pairs[0][0], pairs[0][1]}
+	used := uint(1)
+	for len(ring) < n {
+		last, found := ring[len(ring)-1], false
+		for i := 1; i < n && !found; i++ {
+			if used&(1<<i) != 0 {
+				continue
+			}
+			for k, v := range pairs[i] {
+				if v == last {
+					ring = append(ring, pairs[i][1-k])
+					used |= 1 << i
+					found = true
+					break
+				}
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	// The last tet closes the ring back to its first vertex, and no vertex
+	// repeats.
+	for i := 1; i < n; i++ {
+		if used&(1<<i) == 0 && (pairs[i] == [2]int32{ring[n-1], ring[0]} || pairs[i] == [2]int32{ring[0], ring[n-1]}) {
+			used |= 1 << i
+		}
+	}
+	sorted := slices.Clone(ring)
+	slices.Sort(sorted)
+	if used != 1<<n-1 || len(slices.Compact(sorted)) != n {
+		return nil, false
+	}
+	return ring, true
 }
 
 // check returns the largest dihedral cosine of the tets f makes and
 // whether f is allowed: every new tet positive, the old volume filled
-// exactly, and no new interior edge or face with only boundary vertices.
+// exactly, and no new edge or face inside the body (f.inner) with only
+// boundary vertices.
 func (inc *incidence) check(f flip) (float64, bool) {
 	m := inc.m
 	worst := -1.0
@@ -207,27 +325,8 @@ func (inc *incidence) check(f flip) (float64, bool) {
 	if math.Abs(vol-old) > 1e-9*old {
 		return 2, false
 	}
-	isB := func(v int32) bool { return m.Tags[v] == tetmesh.Boundary }
-	if len(f.made) == 3 {
-		// The new edge joins the two apexes, in every new tet.
-		var apex []int32
-		for _, v := range f.made[0] {
-			if slices.Contains(f.made[1][:], v) && slices.Contains(f.made[2][:], v) {
-				apex = append(apex, v)
-			}
-		}
-		if len(apex) != 2 || isB(apex[0]) && isB(apex[1]) {
-			return 2, false
-		}
-	} else {
-		// The new face is the one the two new tets share.
-		all := true
-		for _, v := range f.made[0] {
-			if slices.Contains(f.made[1][:], v) {
-				all = all && isB(v)
-			}
-		}
-		if all {
+	for _, vs := range f.inner {
+		if !slices.ContainsFunc(vs, func(v int32) bool { return m.Tags[v] != tetmesh.Boundary }) {
 			return 2, false
 		}
 	}

@@ -82,7 +82,7 @@ func TestFlipBipyramid(t *testing.T) {
 	m := bipyramid(0.05, tetmesh.Interior)
 	inc := newIncidence(m)
 	before, vol, faces := smallestAngle(m), meshVolume(m), boundarySet(m)
-	if !inc.flipAround(0) {
+	if !inc.flipAround(0, 3) {
 		t.Fatal("no flip of the flat bipyramid")
 	}
 	if m.NumTets() != 3 || len(inc.around(3, 4)) != 3 {
@@ -102,14 +102,21 @@ func TestFlipBipyramid(t *testing.T) {
 	if !slices.Equal(boundarySet(m), faces) {
 		t.Errorf("boundary changed: %v, was %v", boundarySet(m), faces)
 	}
-	f, ok := inc.threeTwo(3, 4, inc.around(3, 4))
+	// Back, abc would be a face inside the body with only boundary
+	// vertices: refused. With abc interior, the 3-2 flip (removal of the
+	// apex edge) is allowed and gives the two tets back.
+	if _, ok := inc.removeEdge(3, 4, inc.around(3, 4)); ok {
+		t.Error("3-2 flip back to a face of boundary vertices allowed")
+	}
+	for v := range 3 {
+		m.Tags[v] = tetmesh.Interior
+	}
+	f, ok := inc.removeEdge(3, 4, inc.around(3, 4))
 	if !ok {
 		t.Fatal("3-2 flip of the three tets refused")
 	}
-	// Back, abc would be a face inside the body with only boundary
-	// vertices: refused, but geometrically it is the inverse.
-	if _, ok := inc.check(f); ok {
-		t.Error("3-2 flip back to a face of boundary vertices allowed")
+	if _, ok := inc.check(f); !ok {
+		t.Fatal("3-2 flip of the three tets fails its check")
 	}
 	inc.apply(f)
 	if m.NumTets() != 2 || !slices.Equal(boundarySet(m), faces) || math.Abs(meshVolume(m)-vol) > 1e-15 {
@@ -117,7 +124,7 @@ func TestFlipBipyramid(t *testing.T) {
 	}
 
 	m = bipyramid(0.05, tetmesh.Boundary)
-	if newIncidence(m).flipAround(0) {
+	if newIncidence(m).flipAround(0, 3) {
 		t.Error("flipped to an edge between two boundary vertices inside the body")
 	}
 }
@@ -126,8 +133,114 @@ func TestFlipBipyramid(t *testing.T) {
 // around the long apex edge, and none is made.
 func TestFlipKeepsGoodTets(t *testing.T) {
 	m := bipyramid(0.8, tetmesh.Interior)
-	if newIncidence(m).flipAround(0) {
+	if newIncidence(m).flipAround(0, 3) {
 		t.Errorf("flipped a good bipyramid into %v", m.Tets)
+	}
+}
+
+// spindle is the ring of n tets around the long edge ab from (0, 0, −h)
+// to (0, 0, h), their other vertices on a jittered unit circle in z = 0
+// (vertices 2..n+1), the ring vertices tagged ringTag.
+func spindle(n int, h float64, ringTag tetmesh.Tag) *tetmesh.Mesh {
+	m := &tetmesh.Mesh{Positions: []float64{0, 0, -h, 0, 0, h}, Tags: []tetmesh.Tag{tetmesh.Interior, tetmesh.Interior}}
+	for i := range n {
+		phi := 2*math.Pi*float64(i)/float64(n) + 0.1*math.Sin(float64(7*i+3))
+		r := 1 + 0.1*math.Cos(float64(5*i+1))
+		m.Positions = append(m.Positions, r*math.Cos(phi), r*math.Sin(phi), 0)
+		m.Tags = append(m.Tags, ringTag)
+		// (a, b, r_i, r_{i+1}) is positive for a counterclockwise ring.
+		m.Tets = append(m.Tets, 0, 1, int32(2+i), int32(2+(i+1)%n))
+	}
+	return m
+}
+
+// triangulations lists every triangulation of the convex polygon with
+// vertices vs, by brute force: the triangle on the edge from the first to
+// the last vertex, with each apex, and the triangulations of both sides.
+func triangulations(vs []int32) [][][3]int32 {
+	if len(vs) < 3 {
+		return [][][3]int32{nil}
+	}
+	var out [][][3]int32
+	for k := 1; k < len(vs)-1; k++ {
+		for _, l := range triangulations(vs[:k+1]) {
+			for _, r := range triangulations(vs[k:]) {
+				t := append(append([][3]int32{{vs[0], vs[k], vs[len(vs)-1]}}, l...), r...)
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// Edge removal of a spindle's long edge: 2(n−2) positive tets, the edge
+// gone, the same boundary and volume (the bipyramid's, exactly), and the
+// smallest angle of the best of all triangulations of the ring, found by
+// brute force and measured from edge vectors (whether that beats the
+// spindle is flipAround's choice, not removeEdge's). With boundary ring vertices
+// every new edge (n ≥ 4) or face (n = 3) would join boundary vertices
+// inside the body, and with a tet missing the edge is on the boundary:
+// both refused.
+func TestRemoveEdge(t *testing.T) {
+	const h = 2.5
+	for n := 3; n <= maxRing; n++ {
+		m := spindle(n, h, tetmesh.Interior)
+		inc := newIncidence(m)
+		faces := boundarySet(m)
+		want := 0.0 // the bipyramid: two cones over the ring polygon
+		for i := range n {
+			p, q := m.Vertex(int32(2+i)), m.Vertex(int32(2+(i+1)%n))
+			want += (p[0]*q[1] - p[1]*q[0]) / 2 * 2 * h / 3
+		}
+		ring := make([]int32, n)
+		for i := range ring {
+			ring[i] = int32(2 + i)
+		}
+		best := 0.0
+		for _, tr := range triangulations(ring) {
+			c := &tetmesh.Mesh{Positions: m.Positions, Tags: m.Tags}
+			for _, f := range tr {
+				c.Tets = append(c.Tets, f[0], f[1], f[2], 1, f[1], f[0], f[2], 0)
+			}
+			best = max(best, smallestAngle(c))
+		}
+		f, ok := inc.removeEdge(0, 1, inc.around(0, 1))
+		if !ok {
+			t.Fatalf("n=%d: removal refused", n)
+		}
+		if _, ok := inc.check(f); !ok {
+			t.Fatalf("n=%d: removal fails its check", n)
+		}
+		inc.apply(f)
+		if m.NumTets() != 2*(n-2) || len(inc.around(0, 1)) != 0 {
+			t.Errorf("n=%d: %d tets, %d around ab; want %d, 0", n, m.NumTets(), len(inc.around(0, 1)), 2*(n-2))
+		}
+		for q := range slices.Chunk(m.Tets, 4) {
+			if geom.Orient3D(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3])) <= 0 {
+				t.Errorf("n=%d: tet %v not positive", n, q)
+			}
+		}
+		if got := meshVolume(m); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("n=%d: volume %.15g, bipyramid %.15g", n, got, want)
+		}
+		if !slices.Equal(boundarySet(m), faces) {
+			t.Errorf("n=%d: boundary changed", n)
+		}
+		if got := smallestAngle(m); math.Abs(got-best) > 1e-9 {
+			t.Errorf("n=%d: smallest angle %.4f°, best triangulation %.4f°", n, got, best)
+		}
+
+		m = spindle(n, h, tetmesh.Boundary)
+		inc = newIncidence(m)
+		if _, ok := inc.removeEdge(0, 1, inc.around(0, 1)); ok {
+			t.Errorf("n=%d: removal with boundary ring vertices allowed", n)
+		}
+		m = spindle(n, h, tetmesh.Interior)
+		m.Tets = m.Tets[4:]
+		inc = newIncidence(m)
+		if _, ok := inc.removeEdge(0, 1, inc.around(0, 1)); ok {
+			t.Errorf("n=%d: removal of a boundary edge (open ring) allowed", n)
+		}
 	}
 }
 

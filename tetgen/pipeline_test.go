@@ -197,3 +197,73 @@ func TestBuildTorusMedialCore(t *testing.T) {
 	}
 	t.Logf("ε solve: %d CG iterations, residual %.2g", f.Iterations, f.Residual)
 }
+
+// Core facets already as fine as the sizing asks are never split (see
+// coreFaceFine in refine.go): with a constant Sizing well above the core
+// surface's edges, the only vertices on the core surface are its own;
+// with one well below them, refinement splits the facets its points
+// encroach, so the count tells the two apart.
+func TestBuildCoreFacetsKeptAtSizing(t *testing.T) {
+	s := shapes.Icosphere(1, 3)
+	core := shapes.Icosphere(0.4, 1)
+	longest := 0.0
+	for i := 0; i < len(core.Triangles); i += 3 {
+		for k := range 3 {
+			a, b := geom.At(core.Positions, core.Triangles[i+k]), geom.At(core.Positions, core.Triangles[i+(k+1)%3])
+			longest = max(longest, math.Sqrt(geom.Dist2(a, b)))
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		sizing func(geom.Vec) float64
+		split  bool
+	}{
+		{"sized", func(geom.Vec) float64 { return 2 * longest }, false},
+		{"fine", func(geom.Vec) float64 { return 0.6 * longest }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _, err := tetgen.Build(s, tetgen.Options{CoreSurface: core, Sizing: c.sizing})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tetmesh.Validate(m); err != nil {
+				t.Fatal(err)
+			}
+			on := 0
+			for v := range m.NumVertices() {
+				if p := m.Vertex(int32(v)); onSurface(core, p, 1e-9) {
+					on++
+					if m.Tags[v] != tetmesh.Core {
+						t.Errorf("vertex %d at %v on the core surface is tagged %v", v, p, m.Tags[v])
+					}
+				}
+			}
+			t.Logf("%d tets, %d vertices on the core surface (%d its own)", m.NumTets(), on, core.NumVertices())
+			if split := on > core.NumVertices(); split != c.split {
+				t.Errorf("%d vertices on the core surface of %d: split %v, want %v", on, core.NumVertices(), split, c.split)
+			}
+		})
+	}
+}
+
+// onSurface reports whether p lies within tol of a triangle of s.
+func onSurface(s *format.Surface, p geom.Vec, tol float64) bool {
+	for i := 0; i < len(s.Triangles); i += 3 {
+		a, b, c := geom.At(s.Positions, s.Triangles[i]), geom.At(s.Positions, s.Triangles[i+1]), geom.At(s.Positions, s.Triangles[i+2])
+		n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+		ln := geom.Norm(n)
+		if math.Abs(geom.Dot(geom.Sub(p, a), n)) > tol*ln {
+			continue
+		}
+		in := true
+		for _, e := range [3][2]geom.Vec{{a, b}, {b, c}, {c, a}} {
+			if geom.Dot(geom.Cross(geom.Sub(e[1], e[0]), geom.Sub(p, e[0])), n) < -tol*ln*math.Sqrt(geom.Dist2(e[0], e[1])) {
+				in = false
+			}
+		}
+		if in {
+			return true
+		}
+	}
+	return false
+}

@@ -78,6 +78,10 @@ const minRefineEdge = 1e-9
 // solve.
 const centreGap = 0.01
 
+// regularRadius2 is the squared circumradius of the regular tet of unit
+// edge: L·√(3/8) for edge L.
+const regularRadius2 = 0.375
+
 func (ms *mesher) refine() error {
 	if ms.opt.Coarse {
 		return nil
@@ -99,7 +103,7 @@ func (ms *mesher) refine() error {
 			h := r.segs[len(r.segs)-1]
 			r.segs = r.segs[:len(r.segs)-1]
 			f, e := h/3, h%3
-			if f < ms.s.num() && ms.s.isSeg(f, e) && ms.encroachedSubsegment2(f, e) {
+			if f < ms.s.num() && ms.s.isSeg(f, e) && !ms.coreSegmentFine(f, e) && ms.encroachedSubsegment2(f, e) {
 				ms.splitSubsegmentRefine(f, e)
 			}
 		case len(r.faces) > 0:
@@ -111,7 +115,7 @@ func (ms *mesher) refine() error {
 						r.segs = append(r.segs, 3*f+e)
 					}
 				}
-				if ms.encroachedSubface(f) {
+				if !ms.coreFaceFine(f) && ms.encroachedSubface(f) {
 					ms.splitSubfaceRefine(f)
 				}
 			}
@@ -196,9 +200,7 @@ func (ms *mesher) isBad(t int32) bool {
 	if r2 > b*b*short && !inCore && len(ms.kind) < ms.qualityCap {
 		return true
 	}
-	// The regular tet with edge L has circumradius L·√(3/8).
-	const regular = 0.375
-	if o.EdgeLength > 0 && r2 > regular*o.EdgeLength*o.EdgeLength {
+	if o.EdgeLength > 0 && r2 > regularRadius2*o.EdgeLength*o.EdgeLength {
 		return true
 	}
 	if o.MaxVolume > 0 {
@@ -209,7 +211,7 @@ func (ms *mesher) isBad(t int32) bool {
 		}
 	}
 	if o.Sizing != nil && !allCore {
-		if h := ms.vertexSizing(q); h > 0 && r2 > regular*h*h {
+		if h := ms.vertexSizing(q); h > 0 && r2 > regularRadius2*h*h {
 			return true
 		}
 	}
@@ -283,12 +285,21 @@ func (ms *mesher) splitTet(t int32) {
 	if len(enc) > 0 {
 		m.clearMarks()
 		ms.popVertex()
-		split := false
+		split, fine := false, true
 		for _, f := range enc {
 			// An earlier split may have replaced it: test again.
-			if f < ms.s.num() && ms.encroaches(cc, f) && ms.splitSubfaceRefine(f) {
-				split = true
+			if f < ms.s.num() && ms.encroaches(cc, f) {
+				fine = fine && ms.coreFaceFine(f)
+				if ms.splitSubfaceRefine(f) {
+					split = true
+				}
 			}
+		}
+		if !split && fine {
+			// Only protected core facets are in the way: no other
+			// attempt can do better.
+			r.giveUp[key] = 3
+			return
 		}
 		if !split {
 			r.giveUp[key]++
@@ -407,7 +418,7 @@ func (ms *mesher) encroachedSubsegment2(f, e int32) bool {
 func (ms *mesher) splitSubfaceRefine(f int32) bool {
 	s := &ms.s
 	cc, r2 := ms.subfaceCircle(f)
-	if r2 < ms.minEdge2 {
+	if r2 < ms.minEdge2 || ms.coreFaceFine(f) {
 		return false
 	}
 	near := s.sv[3*f]
@@ -435,7 +446,7 @@ func (ms *mesher) splitSubfaceRefine(f int32) bool {
 // whether it did.
 func (ms *mesher) splitSubsegmentRefine(f, e int32) bool {
 	a, b := ms.s.edge(f, e)
-	if geom.Dist2(ms.m.pos(a), ms.m.pos(b)) < 4*ms.minEdge2 {
+	if geom.Dist2(ms.m.pos(a), ms.m.pos(b)) < 4*ms.minEdge2 || ms.coreSegmentFine(f, e) {
 		return false
 	}
 	p, ref, err := ms.segmentSplitPoint(a, b, refineSearch)
@@ -454,3 +465,49 @@ func (ms *mesher) splitSubsegmentRefine(f, e int32) bool {
 
 // afterSurfaceInsert queues what a new surface vertex changed.
 func (ms *mesher) afterSurfaceInsert() { ms.afterInsert() }
+
+// The core surface is the mesher's own construction, not the user's
+// boundary: its facets must be present, not finer than the sizing asks.
+// Encroachment would split them on and on (every tet vertex the layer's
+// refinement puts within a facet's diametral sphere halves it, and the
+// halves cascade across the facet's neighbours): the bunny's core surface
+// of 3 k triangles grew 30 k Core vertices. So a core subface or
+// subsegment already as small as a regular tet of the local target edge
+// (Sizing at its vertices, EdgeLength if smaller) is never split: points
+// that encroach it are not inserted, and the tet that wanted one keeps
+// its shape. Splits lie in the facets' planes, so the polyhedral 1-set is
+// the same whichever facets are split.
+
+// coreFaceFine reports whether subface f is a core facet that is fine
+// enough.
+func (ms *mesher) coreFaceFine(f int32) bool {
+	if !ms.facets[ms.s.facet[f]].core {
+		return false
+	}
+	_, r2 := ms.subfaceCircle(f)
+	return ms.fineAt(ms.s.sv[3*f:3*f+3], r2)
+}
+
+// coreSegmentFine reports whether subsegment e of subface f lies on the
+// core surface and is fine enough.
+func (ms *mesher) coreSegmentFine(f, e int32) bool {
+	if !ms.facets[ms.s.facet[f]].core {
+		return false
+	}
+	a, b := ms.s.edge(f, e)
+	return ms.fineAt([]int32{a, b}, geom.Dist2(ms.m.pos(a), ms.m.pos(b))/4)
+}
+
+// fineAt reports whether a circumradius √r2 at vertices q is within that
+// of the regular tet of the target edge length there; without a Sizing
+// or EdgeLength there is no target.
+func (ms *mesher) fineAt(q []int32, r2 float64) bool {
+	h := math.Inf(1)
+	if ms.opt.Sizing != nil {
+		h = ms.vertexSizing(q)
+	}
+	if ms.opt.EdgeLength > 0 {
+		h = min(h, ms.opt.EdgeLength)
+	}
+	return r2 <= regularRadius2*h*h
+}

@@ -227,14 +227,16 @@ func TestDelaunayParallel(t *testing.T) {
 			}
 		}
 	}
-	// Duplicates, some written as −0, and a flat layer of coplanar points.
+	// Duplicates, half of them written with x = −0 against 0, and a flat
+	// layer of coplanar points.
 	dups := random(3000)
 	for i := range 600 {
-		j := r.Intn(3000)
-		dups = append(dups, dups[3*j:3*j+3]...)
-		dups[3*(3000+i)] = -0.0
-		dups[3*j] = 0
-		dups = append(dups, float64(i%25)/25, float64(i/25)/25, 0.5)
+		j := 3 * r.Intn(3000)
+		x := dups[j]
+		if i%2 == 0 {
+			dups[j], x = 0, math.Copysign(0, -1)
+		}
+		dups = append(dups, x, dups[j+1], dups[j+2], float64(i%25)/25, float64(i/25)/25, 0.5)
 	}
 	n := 12
 	if testing.Short() {
@@ -265,6 +267,9 @@ func TestDelaunayParallel(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkTri(t, m)
+				if len(c.xyz) <= 3*1000 {
+					checkDelaunay(t, m)
+				}
 				switch {
 				case !slices.Equal(m.c, want.c):
 					t.Fatalf("%d workers: %d tets, serial kernel %d, or the same number in another order",

@@ -82,10 +82,14 @@ type claims struct {
 	held        []int32 // tets claimed in this pass
 	blk, blkEnd int32   // the worker's block of fresh slots
 	full        bool    // the tet arrays ran out of slots
+	solo        bool    // the only worker of its pass: it need not claim
 }
 
 // claim reports whether tet t is (now) held by this worker.
 func (w *claims) claim(t int32) bool {
+	if w.solo {
+		return true
+	}
 	o := &w.sh.owner[t]
 	switch atomic.LoadInt32(o) {
 	case w.id:
@@ -258,6 +262,7 @@ func (p *parInsert) insert(pts []int32) error {
 func (p *parInsert) pass(pts []int32, w int) (deferred []int32, full bool) {
 	runs := make([][]int32, w)
 	for i := range runs {
+		p.ws[i].own.solo = w == 1
 		runs[i] = pts[i*len(pts)/w : (i+1)*len(pts)/w]
 		// Walk to the run's first point before the workers start, so
 		// that each starts in its own part of the mesh.
@@ -394,21 +399,9 @@ func (m *tri) canonicalize() {
 		}
 	})
 	mid, low = nil, nil
-	// The new id of every old face, then the tets moved to their new
-	// slots: reading the old arrays in order keeps the neighbours' look-ups
-	// mostly in cache.
-	faceID := make([]int32, 4*nt)
-	runRanges(workRanges(nt), func(_, from, to int) {
-		for t := from; t < to; t++ {
-			if m.c[8*t] == dead {
-				continue
-			}
-			r := rot[t]
-			for j := range int32(4) {
-				faceID[4*t+int(r>>(2*j)&3)] = 4*newID[t] + j
-			}
-		}
-	})
+	// Move the tets to their new slots, reading the old arrays in order:
+	// the neighbours' new ids come from newID and rot, small enough to
+	// stay mostly in cache.
 	c := make([]int32, 8*live)
 	runRanges(workRanges(nt), func(_, from, to int) {
 		for t := from; t < to; t++ {
@@ -422,7 +415,8 @@ func (m *tri) canonicalize() {
 				k := int(r >> (2 * j) & 3)
 				rec[j] = old[k]
 				if n := old[4+k]; n >= 0 {
-					rec[4+j] = faceID[n]
+					u := n >> 2
+					rec[4+j] = 4*newID[u] + int32(rotatedSlot[rot[u]][n&3])
 				} else {
 					rec[4+j] = n
 				}
@@ -468,6 +462,16 @@ func lastTets(c []int32, nv int) []int32 {
 
 // evenFirst[i] is an even permutation of slots that puts slot i first.
 var evenFirst = [4][4]uint8{{0, 1, 2, 3}, {1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}}
+
+// rotatedSlot[r][k] is the slot that old slot k moves to under rotation r.
+var rotatedSlot = func() (s [256][4]uint8) {
+	for r := range 256 {
+		for j := range uint8(4) {
+			s[r][r>>(2*j)&3] = j
+		}
+	}
+	return s
+}()
 
 // canonicalRotation returns the canonical rotation of tet q as canonicalize
 // stores it.

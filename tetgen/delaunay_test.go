@@ -282,13 +282,13 @@ func TestDelaunayParallel(t *testing.T) {
 	}
 }
 
-// TestDelaunayGOMAXPROCS checks that delaunay's output, parallel at this
-// size, is the same whatever GOMAXPROCS is.
+// TestDelaunayGOMAXPROCS checks that the default configuration's output
+// (parallel here from any size) is the same whatever GOMAXPROCS is.
 func TestDelaunayGOMAXPROCS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three Delaunay tetrahedralizations of 34k points; TestDelaunayParallel varies the workers")
 	}
-	n := defaultPar().minPoints + 1000
+	n := 1<<15 + 1000
 	r := rand.New(rand.NewSource(11))
 	xyz := make([]float64, 3*n)
 	for i := range xyz {
@@ -297,7 +297,9 @@ func TestDelaunayGOMAXPROCS(t *testing.T) {
 	var first []int32
 	for _, procs := range []int{1, 2, 4} {
 		old := runtime.GOMAXPROCS(procs)
-		m, _, _, err := delaunay(slices.Clone(xyz))
+		cfg := defaultPar()
+		cfg.minPoints = 0
+		m, _, _, err := delaunayWith(slices.Clone(xyz), cfg)
 		runtime.GOMAXPROCS(old)
 		if err != nil {
 			t.Fatal(err)

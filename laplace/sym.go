@@ -145,12 +145,13 @@ type rowSource interface {
 // e_j)ᵀ per pair, is positive semidefinite for positive a_ij; for the
 // small negative ones it subtracts a sliver of the energy the kept
 // couplings carry, which can not be bounded locally — the solver checks
-// CG for breakdown instead.)
+// CG for breakdown instead.) Dropping reorders the entries of l's rows.
 func symFromLower[T float32 | float64](l rowSource, drop float64) (symMatrix[T], error) {
 	n := l.numRows()
-	var lumped []float64 // with drop > 0: the diagonal with the dropped couplings added
+	var d, lumped []float64 // with drop > 0: the diagonal, and with the dropped couplings added
 	if drop > 0 {
-		lumped = markDropped(l, drop)
+		d = markDropped(l, drop)
+		lumped = slices.Clone(d)
 	}
 	a := symMatrix[T]{n: n, diag: make([]T, n), lowPtr: make([]int32, n+1), outPtr: make([]int32, n+1)}
 	for i := 0; i < n; i++ {
@@ -172,15 +173,15 @@ func symFromLower[T float32 | float64](l rowSource, drop float64) (symMatrix[T],
 	}
 	if lumped != nil {
 		for i := 0; i < n; i++ {
-			_, vals := l.row(i)
-			if !(lumped[i] >= vals[len(vals)-1]/2) {
+			if !(lumped[i] >= d[i]/2) {
 				// Too much would be lumped: drop nothing.
 				forChunks(n, rowChunk, func(lo, hi int) {
 					for i := lo; i < hi; i++ {
-						cols, _ := l.row(i)
+						cols, vals := l.row(i)
 						for k := range cols {
 							cols[k] &^= droppedBit
 						}
+						sortRow(cols, vals)
 					}
 				})
 				return symFromLower[T](l, 0)
@@ -222,10 +223,12 @@ func symFromLower[T float32 | float64](l rowSource, drop float64) (symMatrix[T],
 // droppedBit marks a column of a rowSource as dropped (see markDropped).
 const droppedBit = -1 << 31
 
-// markDropped sets droppedBit on the columns of the couplings of l with
-// a_ij² < drop²·a_ii·a_jj, in parallel over rows (each decides its own
-// entries), and returns the diagonal, for symFromLower to add the
-// dropped couplings to in a fixed order.
+// markDropped moves the couplings of l with a_ij² < drop²·a_ii·a_jj to
+// the end of their rows, after the diagonal, with droppedBit set on their
+// columns (the rest keep their order), in parallel over rows — each
+// decides its own entries — and returns the diagonal. Kept and dropped
+// couplings then come in runs, not at random, for symFromLower's
+// branches.
 func markDropped(l rowSource, drop float64) []float64 {
 	n := l.numRows()
 	d := make([]float64, n)
@@ -236,20 +239,42 @@ func markDropped(l rowSource, drop float64) []float64 {
 		}
 	})
 	d2 := drop * drop
-	forChunks(n, rowChunk, func(lo, hi int) {
+	forChunksWith(n, rowChunk, func() *rowSink[float64] { return &rowSink[float64]{} }, func(out *rowSink[float64], lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cols, vals := l.row(i)
-			cols = cols[:len(cols)-1]
+			last := len(cols) - 1
 			vals = vals[:len(cols)]
 			di := d2 * d[i]
-			for k, j := range cols {
+			out.col, out.val = out.col[:0], out.val[:0]
+			w := 0
+			for k, j := range cols[:last] {
 				if v := vals[k]; v*v < di*d[j] {
-					cols[k] |= droppedBit
+					out.col = append(out.col, j|droppedBit)
+					out.val = append(out.val, v)
+				} else {
+					cols[w], vals[w] = j, v
+					w++
 				}
 			}
+			cols[w], vals[w] = cols[last], vals[last]
+			copy(cols[w+1:], out.col)
+			copy(vals[w+1:], out.val)
 		}
 	})
 	return d
+}
+
+// sortRow sorts a row's entries by column (insertion sort: rows are short
+// and here made of two sorted runs).
+func sortRow(cols []int32, vals []float64) {
+	for i := 1; i < len(cols); i++ {
+		c, v := cols[i], vals[i]
+		j := i
+		for ; j > 0 && cols[j-1] > c; j-- {
+			cols[j], vals[j] = cols[j-1], vals[j-1]
+		}
+		cols[j], vals[j] = c, v
+	}
 }
 
 // mulVecDot sets y = A x and returns x·y, summed in block order. Rows run

@@ -14,13 +14,14 @@ import (
 
 // Every corpus model, meshed by the pipeline with its default options
 // (exact path, robust fallback): the build keeps the limited scheme (no
-// fallback to Galerkin), and laplace.SolveLimited on its mesh keeps ε in
-// [0, 1] (up to rounding, see laplace's checkDirichlet01) with exact
+// fallback to Galerkin), and laplace.SolveLimited on its mesh gives exact
 // Dirichlet values and solves the limited equations to the tolerance,
 // their residual recomputed from the definition by laplace.LimitedResidual.
-// It logs how far Solve leaves [0, 1] and the CPU time of both (median of
-// three interleaved runs). Long: the pipeline takes from seconds to
-// minutes per model (PFMESH_LONG=1; docs/field.md).
+// ε may leave [0, 1] only by solver error: any excursion must shrink when
+// the tolerance is tightened from 1e-10 to 1e-13. It logs how far Solve
+// leaves [0, 1] and the CPU time of both (median of three interleaved
+// runs). Long: the pipeline takes from seconds to minutes per model
+// (PFMESH_LONG=1; docs/field.md).
 func TestSolveLimitedCorpus(t *testing.T) {
 	eachCorpusBuild(t, func(t *testing.T, _ string, p *format.PFM, rep *pfmesh.Report) {
 		m := &tetmesh.Mesh{Positions: p.Positions, Tets: p.Tets, Tags: make([]tetmesh.Tag, len(p.Tags))}
@@ -54,12 +55,20 @@ func TestSolveLimitedCorpus(t *testing.T) {
 		t.Logf("%s path, %d vertices; Solve: %d outside [0, 1] by ≤ %.2g, %d CG iterations, CPU %v; SolveLimited: %d corrections, %d CG iterations, residual %.2g, %d of %d flux edges limited, CPU %v (×%.2f)",
 			rep.Mesher, m.NumVertices(), outside, worst, plain.Iterations, cpuPlain[1].Round(time.Millisecond), f.Corrections, f.Iterations, f.Residual,
 			f.LimitedEdges, f.FluxEdges, cpuLimited[1].Round(time.Millisecond), cpuLimited[1].Seconds()/cpuPlain[1].Seconds())
-		for v, e := range f.Epsilon {
-			switch tag := m.Tags[v]; {
-			case !(e >= -1e-9 && e <= 1+1e-9):
-				t.Fatalf("ε = %g at vertex %d (%v)", e, v, tag)
-			case tag == tetmesh.Boundary && e != 0, tag == tetmesh.Core && e != 1:
-				t.Fatalf("ε = %g at %v vertex %d", e, tag, v)
+		checkLimited01(t, m, f.Epsilon)
+		if v, over := excursion(f.Epsilon); over > 1e-12 {
+			// The scheme keeps [0, 1] at its exact solution; what is left
+			// outside must be solver error, so it has to shrink with the
+			// tolerance.
+			tight, err := laplace.SolveLimited(m, laplace.Options{Tolerance: 1e-13})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLimited01(t, m, tight.Epsilon)
+			_, after := excursion(tight.Epsilon)
+			t.Logf("ε leaves [0, 1] by %.2g at vertex %d (%v); at tolerance 1e-13 by %.2g", over, v, m.Tags[v], after)
+			if after > max(1e-12, over/100) {
+				t.Errorf("ε leaves [0, 1] by %.3g at tolerance 1e-10 and still by %.3g at 1e-13", over, after)
 			}
 		}
 		r, err := laplace.LimitedResidual(m, f.Epsilon)
@@ -79,4 +88,29 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// checkLimited01 fails unless ε is exactly 0 and 1 on the Dirichlet
+// vertices and within solver error (1e-8) of [0, 1] elsewhere.
+func checkLimited01(t *testing.T, m *tetmesh.Mesh, eps []float64) {
+	t.Helper()
+	for v, e := range eps {
+		switch tag := m.Tags[v]; {
+		case !(e >= -1e-8 && e <= 1+1e-8):
+			t.Fatalf("ε = %g at vertex %d (%v)", e, v, tag)
+		case tag == tetmesh.Boundary && e != 0, tag == tetmesh.Core && e != 1:
+			t.Fatalf("ε = %g at %v vertex %d", e, tag, v)
+		}
+	}
+}
+
+// excursion is the largest distance of a value of eps outside [0, 1], and
+// where it is.
+func excursion(eps []float64) (at int, over float64) {
+	for v, e := range eps {
+		if d := max(-e, e-1); d > over {
+			at, over = v, d
+		}
+	}
+	return at, over
 }

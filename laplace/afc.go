@@ -232,6 +232,15 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 		}
 		clear(d)
 		cg := fl.solveCorrection(a, r, d, prec, w, min(inner, 0.5), maxIter)
+		if h, ok := prec.(*amg); ok && !cg.converged && h.drop > 0 {
+			// As in Solve: the sparsified coarse operators may have lost
+			// definiteness; go on with exact ones.
+			if prec, err = newAMGDrop(a, 0); err != nil {
+				return nil, err
+			}
+			f.Iterations += cg.iterations
+			cg = fl.solveCorrection(a, r, d, prec, w, min(inner, 0.5), maxIter)
+		}
 		f.Iterations += cg.iterations
 		if !cg.converged {
 			return nil, fmt.Errorf("laplace: CG stopped after %d iterations at relative residual %.3g in correction %d of the limited scheme", cg.iterations, cg.residual, f.Corrections+1)
@@ -606,8 +615,12 @@ func (fl *fluxes) solveCorrection(k *symMatrix[float64], r, d []float64, prec pr
 	rel := 1.0
 	it := 0
 	for it < maxIter {
+		pq := fl.apply(k, q, p, partial)
+		if !(rz > 0 && pq > 0) {
+			break // not positive definite: see pcg
+		}
 		it++
-		alpha := rz / fl.apply(k, q, p, partial)
+		alpha := rz / pq
 		rr := sumChunks(len(d), partial, func(lo, hi int) float64 {
 			for i := lo; i < hi; i++ {
 				d[i] += alpha * p[i]

@@ -439,3 +439,40 @@ func TestAndersonLinear(t *testing.T) {
 	}
 	t.Fatal("Anderson acceleration did not reach 1e-10 in 200 steps")
 }
+
+// A correction's CG stops, not converged, when the preconditioner is not
+// positive definite — what SolveLimited takes as the sign to rebuild the
+// hierarchy with exact coarse operators — and converges with one that is.
+func TestSolveCorrectionStopsOnIndefinitePreconditioner(t *testing.T) {
+	m, _ := slab(6, 8, 1, 1, 0.25, 5)
+	sys, err := reducedSystem(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := Stiffness(m.Positions, m.Tets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := newFluxes(m, k, sys.order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &sys.a
+	u := make([]float64, a.n+2)
+	u[a.n+1] = 1
+	r, d := make([]float64, a.n), make([]float64, a.n)
+	fl.residual(a, sys.b, u, r)
+	inv := a.diagonal()
+	for i, v := range inv {
+		inv[i] = -1 / v
+	}
+	if res := fl.solveCorrection(a, r, d, jacobi{inv}, newCGWork(a.n), 1e-8, 1000); res.converged || res.iterations != 0 {
+		t.Fatalf("with a negative definite preconditioner: %+v", res)
+	}
+	for i, v := range inv {
+		inv[i] = -v
+	}
+	if res := fl.solveCorrection(a, r, d, jacobi{inv}, newCGWork(a.n), 1e-8, 1000); !res.converged {
+		t.Fatalf("with the SPD preconditioner: %+v", res)
+	}
+}

@@ -244,18 +244,7 @@ func TestSolveLimitedNewton(t *testing.T) {
 // crosses none of its kinks here).
 func TestLimitedJacobian(t *testing.T) {
 	m := scatteredCore(10, 3, 5)
-	sys, err := reducedSystem(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := Stiffness(m.Positions, m.Tets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := newFluxes(m, k, sys.order)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys, fl := limitedSystem(t, m)
 	plain, err := Solve(m, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -445,18 +434,7 @@ func TestAndersonLinear(t *testing.T) {
 // hierarchy with exact coarse operators — and converges with one that is.
 func TestSolveCorrectionStopsOnIndefinitePreconditioner(t *testing.T) {
 	m, _ := slab(6, 8, 1, 1, 0.25, 5)
-	sys, err := reducedSystem(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := Stiffness(m.Positions, m.Tets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := newFluxes(m, k, sys.order)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys, fl := limitedSystem(t, m)
 	a := &sys.a
 	u := make([]float64, a.n+2)
 	u[a.n+1] = 1
@@ -475,4 +453,23 @@ func TestSolveCorrectionStopsOnIndefinitePreconditioner(t *testing.T) {
 	if res := fl.solveCorrection(a, r, d, jacobi{inv}, newCGWork(a.n), 1e-8, 1000); !res.converged {
 		t.Fatalf("with the SPD preconditioner: %+v", res)
 	}
+}
+
+// limitedSystem assembles m's reduced system and its limited scheme's
+// fluxes.
+func limitedSystem(t *testing.T, m *tetmesh.Mesh) (system, *fluxes) {
+	t.Helper()
+	sys, err := reducedSystem(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := Stiffness(m.Positions, m.Tets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := newFluxes(m, k, sys.order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, fl
 }

@@ -232,14 +232,16 @@ func SolveLimited(m *tetmesh.Mesh, opt Options) (*LimitedField, error) {
 		}
 		clear(d)
 		cg := fl.solveCorrection(a, r, d, prec, w, min(inner, 0.5), maxIter)
-		if h, ok := prec.(*amg); ok && !cg.converged && h.drop > 0 {
-			// As in Solve: the sparsified coarse operators may have lost
-			// definiteness; go on with exact ones.
-			if prec, err = newAMGDrop(a, 0); err != nil {
+		if !cg.converged {
+			h, err := exactAMG(prec)
+			if err != nil {
 				return nil, err
 			}
-			f.Iterations += cg.iterations
-			cg = fl.solveCorrection(a, r, d, prec, w, min(inner, 0.5), maxIter)
+			if h != nil {
+				prec = h
+				f.Iterations += cg.iterations
+				cg = fl.solveCorrection(a, r, d, prec, w, min(inner, 0.5), maxIter)
+			}
 		}
 		f.Iterations += cg.iterations
 		if !cg.converged {

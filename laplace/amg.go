@@ -87,6 +87,18 @@ type hierarchyStats struct {
 // sparsified by coarseDrop. The finest level uses a0 itself.
 func newAMG(a0 *symMatrix[float64]) (*amg, error) { return newAMGDrop(a0, coarseDrop) }
 
+// exactAMG returns prec's hierarchy rebuilt with exact Galerkin coarse
+// operators, for a CG solve that broke down or stalled with the
+// sparsified ones (which may, in principle, have lost definiteness: see
+// symFromLower); nil when prec is not a sparsified hierarchy.
+func exactAMG(prec preconditioner) (*amg, error) {
+	h, ok := prec.(*amg)
+	if !ok || h == nil || h.drop == 0 {
+		return nil, nil
+	}
+	return newAMGDrop(h.a0, 0)
+}
+
 // newAMGDrop is newAMG with couplings of the coarse operators below drop
 // (see symFromLower) left out; with drop = 0 they are exact Galerkin
 // products.

@@ -230,3 +230,30 @@ func TestPCGStopsOnIndefinitePreconditioner(t *testing.T) {
 		t.Fatalf("with the SPD preconditioner: %+v", res)
 	}
 }
+
+// exactAMG rebuilds a sparsified hierarchy with exact coarse operators —
+// the same hierarchy newAMGDrop(a, 0) builds — and leaves other
+// preconditioners alone.
+func TestExactAMG(t *testing.T) {
+	a := randomSPD(symTestRows, 3).sym(t)
+	h, err := newAMG(&a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := exactAMG(h)
+	if err != nil || e == nil || e.drop != 0 {
+		t.Fatalf("exactAMG of a sparsified hierarchy: %v, %v", e, err)
+	}
+	want, err := newAMGDrop(&a, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := e.stats(), want.stats(); !slices.Equal(got.NNZ, w.NNZ) || !slices.Equal(got.Rows, w.Rows) {
+		t.Errorf("levels %v / %v nonzeros, want %v / %v", got.Rows, got.NNZ, w.Rows, w.NNZ)
+	}
+	for _, p := range []preconditioner{e, jacobi{a.diagonal()}, nil} {
+		if x, err := exactAMG(p); x != nil || err != nil {
+			t.Errorf("exactAMG(%T) = %v, %v; want nil", p, x, err)
+		}
+	}
+}

@@ -181,17 +181,17 @@ func solveSystem(a *symMatrix[float64], b []float64, opt Options, f *Field, prog
 		progress("solve", done)
 	}
 	res := pcg(a, b, x, prec, w, tol, maxIter, report)
-	if !res.converged && amgPrec != nil && amgPrec.drop > 0 {
-		// The sparsified coarse operators may, in principle, have lost
-		// definiteness (see symFromLower): solve again with exact ones.
-		h, err := newAMGDrop(a, 0)
+	if !res.converged {
+		h, err := exactAMG(prec)
 		if err != nil {
 			return nil, err
 		}
-		h.initialGuess(x, b, w.z, w.p)
-		more := pcg(a, b, x, h, w, tol, maxIter, report)
-		more.iterations += res.iterations
-		res = more
+		if h != nil {
+			h.initialGuess(x, b, w.z, w.p)
+			more := pcg(a, b, x, h, w, tol, maxIter, report)
+			more.iterations += res.iterations
+			res = more
+		}
 	}
 	f.Iterations, f.Residual, f.SolveTime = res.iterations, res.residual, time.Since(t0)
 	if !res.converged {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/james-bowman/sparse"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -425,7 +426,7 @@ func (fl *fluxes) edgeOf(a int32, v int32) (int32, bool) {
 // limit sets α for the field u (all vertices).
 func (fl *fluxes) limit(u []float64) {
 	fl.u = u
-	forChunks(len(fl.vertex), fluxChunk, func(lo, hi int) {
+	par.For(len(fl.vertex), fluxChunk, func(lo, hi int) {
 		for a := lo; a < hi; a++ {
 			self := fl.unknown[a]
 			ui := u[self]
@@ -450,7 +451,7 @@ func (fl *fluxes) limit(u []float64) {
 			fl.argMax[a], fl.argMin[a] = argMax, argMin
 		}
 	})
-	forChunks(len(fl.edgeNode), fluxChunk, func(lo, hi int) {
+	par.For(len(fl.edgeNode), fluxChunk, func(lo, hi int) {
 		for e := lo; e < hi; e++ {
 			// The sign of the flux from the first node decides which
 			// bound each end protects.
@@ -637,7 +638,7 @@ func (fl *fluxes) solveCorrection(k *symMatrix[float64], r, d []float64, prec pr
 		rzNew := dot(res, z, partial)
 		beta := rzNew / rz
 		rz = rzNew
-		forChunks(len(d), rowChunk, func(lo, hi int) {
+		par.For(len(d), rowChunk, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				p[i] = z[i] + beta*p[i]
 			}

@@ -3,6 +3,8 @@ package laplace
 import (
 	"math"
 	"slices"
+
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // strongGraph lists the strong couplings of each row of a symMatrix (see
@@ -47,7 +49,7 @@ func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) (*stro
 	count, weak := g.ptr[1:], g.diag // weak sums first, then the filtered diagonal
 	strongSum := make([]float64, n)  // Σ_strong |a_ij| = −Σ_strong a_ij
 	rho := make([]float64, numChunks(n))
-	forChunks(n, gsBlock, func(lo, hi int) {
+	par.For(n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			for k := a.lowPtr[i]; k < a.lowPtr[i+1]; k++ {
 				j := lo + int(a.lowCol[k])
@@ -94,7 +96,7 @@ func strongCouplings[T float32 | float64](a *symMatrix[T], theta float64) (*stro
 	// ptr[i+1] is row i's next free place; once the row is filled it is
 	// the row's end, as it should be.
 	cursor, col, val := g.ptr[1:], g.col, g.val
-	forChunks(n, gsBlock, func(lo, hi int) {
+	par.For(n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			ci := cursor[i]
 			for k := a.outPtr[i]; k < a.outPtr[i+1]; k++ {
@@ -158,7 +160,7 @@ func aggregate(g *strongGraph) ([]int32, int) {
 			agg[j] = c
 		}
 	}
-	forChunks(n, aggregateSegment, func(lo, hi int) {
+	par.For(n, aggregateSegment, func(lo, hi int) {
 		var root, later []int32
 		for i := lo; i < hi; i++ {
 			if first[i] >= 0 {
@@ -191,7 +193,7 @@ func aggregate(g *strongGraph) ([]int32, int) {
 		offset[s] = int32(len(root))
 		root = append(root, r...)
 	}
-	forChunks(n, aggregateSegment, func(lo, hi int) {
+	par.For(n, aggregateSegment, func(lo, hi int) {
 		off := offset[lo/aggregateSegment]
 		for i := lo; i < hi; i++ {
 			if first[i] >= 0 {
@@ -222,7 +224,7 @@ func aggregate(g *strongGraph) ([]int32, int) {
 	// only pass 1's result, so that nobody joins through an unknown that
 	// joined (aggregates stay within distance 2 of their root).
 	agg := make([]int32, n)
-	forChunks(n, aggregateSegment, func(lo, hi int) {
+	par.For(n, aggregateSegment, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			agg[i] = first[i]
 			if first[i] >= 0 {
@@ -264,7 +266,7 @@ func aggregate(g *strongGraph) ([]int32, int) {
 	for k, c := range byRoot {
 		renum[c] = int32(k)
 	}
-	forChunks(n, rowChunk, func(lo, hi int) {
+	par.For(n, rowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if g := agg[i]; g >= 0 {
 				agg[i] = renum[g]

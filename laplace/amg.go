@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pfmesh/pfmesh/internal/par"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -280,7 +281,7 @@ func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 func (m *amg) updateDirections(p, q, z, r []float64, beta float64, partial []float64) float64 {
 	a, az := m.a0, m.levels[0].az
 	if len(m.levels) == 1 && m.chol != nil { // a0 was solved exactly, not swept
-		forChunks(a.n, rowChunk, func(lo, hi int) {
+		par.For(a.n, rowChunk, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				p[i] = z[i] + beta*p[i]
 			}
@@ -308,7 +309,7 @@ func (m *amg) updateDirections(p, q, z, r []float64, beta float64, partial []flo
 
 // prolong sets y = x + P·xc.
 func (p *csr[T]) prolong(y, x, xc []float64) {
-	forChunks(p.rows, rowChunk, func(lo, hi int) {
+	par.For(p.rows, rowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cols, vals := p.row(i)
 			vals = vals[:len(cols)]

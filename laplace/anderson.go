@@ -1,6 +1,9 @@
 package laplace
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"github.com/pfmesh/pfmesh/internal/par"
+	"gonum.org/v1/gonum/mat"
+)
 
 // anderson accelerates a fixed-point iteration x ← x + d(x) (Anderson
 // mixing, "type II", as analysed by Walker & Ni 2011): the step combines
@@ -59,7 +62,7 @@ func (a *anderson) step(x, d []float64) {
 			a.started = true
 		}
 	}
-	forChunks(len(x), rowChunk, func(lo, hi int) {
+	par.For(len(x), rowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			s := x[i] + d[i]
 			for c, gc := range a.gamma {
@@ -87,7 +90,7 @@ func (a *anderson) push(x, d []float64) {
 	} else {
 		cx, cd = make([]float64, len(x)), make([]float64, len(x))
 	}
-	forChunks(len(x), rowChunk, func(lo, hi int) {
+	par.For(len(x), rowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cx[i] = x[i] - a.xPrev[i]
 			cd[i] = d[i] - a.dPrev[i]

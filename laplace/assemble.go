@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/james-bowman/sparse"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -65,7 +66,7 @@ func checkMesh(positions []float64, tets []int32, what string) error {
 	}
 	nt := len(tets) / 4
 	bad := make([]int, numChunks(nt))
-	forChunks(nt, rowChunk, func(lo, hi int) {
+	par.For(nt, rowChunk, func(lo, hi int) {
 		bad[lo/rowChunk] = -1
 		for t := lo; t < hi; t++ {
 			q := tets[4*t : 4*t+4]

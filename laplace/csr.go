@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/james-bowman/sparse"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // csr is a sparse matrix in compressed sparse row form with 32-bit column
@@ -31,7 +32,7 @@ func (a *csr[T]) row(i int) ([]int32, []T) {
 
 // mulVec sets y = A x.
 func (a *csr[T]) mulVec(y, x []float64) {
-	forChunks(a.rows, rowChunk, func(lo, hi int) { a.mulRows(y, x, lo, hi) })
+	par.For(a.rows, rowChunk, func(lo, hi int) { a.mulRows(y, x, lo, hi) })
 }
 
 func (a *csr[T]) mulRows(y, x []float64, lo, hi int) {
@@ -173,7 +174,7 @@ func buildCSROnePass[S any, T float32 | float64](rows, cols int, init func() S, 
 	}
 	a.col = make([]int32, offset)
 	a.val = make([]T, offset)
-	forChunks(rows, rowChunk, func(lo, hi int) {
+	par.For(rows, rowChunk, func(lo, hi int) {
 		p := &c.parts[lo/rowChunk]
 		copy(a.col[a.rowPtr[lo]:], p.col)
 		copy(a.val[a.rowPtr[lo]:], p.val)
@@ -194,7 +195,7 @@ type rowChunks[T float32 | float64] struct {
 // buildRowChunks builds rows in one parallel pass, as buildCSROnePass.
 func buildRowChunks[S any, T float32 | float64](rows int, init func() S, row func(s S, i int, out *rowSink[T])) rowChunks[T] {
 	c := rowChunks[T]{parts: make([]rowSink[T], numChunks(rows)), end: make([]int, rows)}
-	forChunksWith(rows, rowChunk, init, func(s S, lo, hi int) {
+	par.ForWith(rows, rowChunk, init, func(s S, lo, hi int) {
 		out := &c.parts[lo/rowChunk]
 		for i := lo; i < hi; i++ {
 			row(s, i, out)

@@ -3,6 +3,7 @@ package laplace
 import (
 	"fmt"
 
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -15,7 +16,7 @@ func TetGradients(positions []float64, tets []int32, eps []float64) ([]float64, 
 	}
 	nt := len(tets) / 4
 	g := make([]float64, 3*nt)
-	forChunks(nt, rowChunk, func(lo, hi int) {
+	par.For(nt, rowChunk, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			grad, _ := tetGradient(positions, tets[4*t:4*t+4], eps)
 			copy(g[3*t:], grad[:])

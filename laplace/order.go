@@ -1,6 +1,10 @@
 package laplace
 
-import "math"
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/par"
+)
 
 // hilbertBits is the resolution of the Hilbert curve per axis. 2¹¹ cells
 // per axis is finer than the vertex spacing of any mesh this package
@@ -29,7 +33,7 @@ func hilbertOrder(positions []float64) []int32 {
 	// Key in the high bits, vertex index in the low 31: sorting by key
 	// alone with a stable sort keeps the index order within a key.
 	keys := make([]uint64, n)
-	forChunks(n, rowChunk, func(a, b int) {
+	par.For(n, rowChunk, func(a, b int) {
 		for i := a; i < b; i++ {
 			var q [3]uint32
 			for k := range 3 {

@@ -1,6 +1,10 @@
 package laplace
 
-import "math"
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/par"
+)
 
 // preconditioner applies z = B r with B symmetric positive definite.
 type preconditioner interface {
@@ -11,7 +15,7 @@ type preconditioner interface {
 type jacobi struct{ inv []float64 }
 
 func (j jacobi) apply(z, r []float64) {
-	forChunks(len(r), rowChunk, func(lo, hi int) {
+	par.For(len(r), rowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			z[i] = r[i] * j.inv[i]
 		}
@@ -92,7 +96,7 @@ func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, 
 				pq = du.updateDirections(p, q, z, r, beta, partial)
 				continue
 			}
-			forChunks(n, rowChunk, func(lo, hi int) {
+			par.For(n, rowChunk, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
 					p[i] = z[i] + beta*p[i]
 				}

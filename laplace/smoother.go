@@ -1,6 +1,10 @@
 package laplace
 
-import "math"
+import (
+	"math"
+
+	"github.com/pfmesh/pfmesh/internal/par"
+)
 
 // The smoother is ℓ1 hybrid Gauss–Seidel (Baker, Falgout, Kolev & Yang,
 // "Multigrid smoothers for ultraparallel computing", SISC 2011) on the
@@ -18,7 +22,7 @@ import "math"
 // l1InverseDiagonal returns 1/(a_ii + Σ_{j outside i's block} |a_ij|).
 func l1InverseDiagonal[T float32 | float64](a *symMatrix[T]) []float32 {
 	inv := make([]float32, a.n)
-	forChunks(a.n, gsBlock, func(lo, hi int) {
+	par.For(a.n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			d := float64(a.diag[i])
 			for _, v := range a.outVal[a.outPtr[i]:a.outPtr[i+1]] {
@@ -37,7 +41,7 @@ func l1InverseDiagonal[T float32 | float64](a *symMatrix[T]) []float32 {
 // those earlier rows, which are otherwise complete. The residual's outer
 // couplings follow when all blocks are done.
 func (a *symMatrix[T]) forwardFromZero(x, r, b []float64, invL1 []float32) {
-	forChunks(a.n, gsBlock, func(lo, hi int) {
+	par.For(a.n, gsBlock, func(lo, hi int) {
 		xb, rb := x[lo:hi], r[lo:hi]
 		for i := lo; i < hi; i++ {
 			li := i - lo
@@ -56,7 +60,7 @@ func (a *symMatrix[T]) forwardFromZero(x, r, b []float64, invL1 []float32) {
 			}
 		}
 	})
-	forChunks(a.n, gsBlock, func(lo, hi int) {
+	par.For(a.n, gsBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			o0, o1 := a.outPtr[i], a.outPtr[i+1]
 			cols, vals := a.outCol[o0:o1], a.outVal[o0:o1]
@@ -84,7 +88,7 @@ func (a *symMatrix[T]) forwardFromZero(x, r, b []float64, invL1 []float32) {
 // its block, other blocks). O·old is the sweep's own gather and L δ is
 // formed while the block is in cache; the caller adds O·x.
 func (a *symMatrix[T]) backward(x, old, b []float64, invL1 []float32, az []float64) {
-	forChunks(a.n, gsBlock, func(lo, hi int) {
+	par.For(a.n, gsBlock, func(lo, hi int) {
 		xb, ob := x[lo:hi], old[lo:hi]
 		clear(xb)
 		for i := hi - 1; i >= lo; i-- {
@@ -136,7 +140,7 @@ func (a *symMatrix[T]) backward(x, old, b []float64, invL1 []float32, az []float
 // b − A·old, then solves for the correction δ with the lower part alone:
 // x = old + δ, (D_ℓ1 + L) δ = b − A·old.
 func (a *symMatrix[T]) forward(x, old, b []float64, invL1 []float32) {
-	forChunks(a.n, gsBlock, func(lo, hi int) {
+	par.For(a.n, gsBlock, func(lo, hi int) {
 		xb, ob := x[lo:hi], old[lo:hi]
 		a.blockResidual(xb, old, b, lo, hi)
 		for i := lo; i < hi; i++ {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // symMatrix is a symmetric sparse matrix stored for block-parallel work.
@@ -62,7 +64,7 @@ var errTooLarge = fmt.Errorf("laplace: system too large: more than %d stored cou
 // diagonal entry gets 0.
 func buildSym[S any, T float32 | float64](n int, init func() S, count func(s S, i int) (low, out int), row func(s S, i int) ([]int32, []float64)) (symMatrix[T], error) {
 	a := symMatrix[T]{n: n, diag: make([]T, n), lowPtr: make([]int32, n+1), outPtr: make([]int32, n+1)}
-	forChunksWith(n, gsBlock, init, func(s S, lo, hi int) {
+	par.ForWith(n, gsBlock, init, func(s S, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			l, o := count(s, i) // at most n each
 			a.lowPtr[i+1], a.outPtr[i+1] = int32(l), int32(o)
@@ -71,7 +73,7 @@ func buildSym[S any, T float32 | float64](n int, init func() S, count func(s S, 
 	if err := a.prefixSums(); err != nil {
 		return symMatrix[T]{}, err
 	}
-	forChunksWith(n, gsBlock, init, func(s S, lo, hi int) {
+	par.ForWith(n, gsBlock, init, func(s S, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cols, vals := row(s, i)
 			vals = vals[:len(cols)]
@@ -175,7 +177,7 @@ func symFromLower[T float32 | float64](l rowSource, drop float64) (symMatrix[T],
 		for i := 0; i < n; i++ {
 			if !(lumped[i] >= d[i]/2) {
 				// Too much would be lumped: drop nothing.
-				forChunks(n, rowChunk, func(lo, hi int) {
+				par.For(n, rowChunk, func(lo, hi int) {
 					for i := lo; i < hi; i++ {
 						cols, vals := l.row(i)
 						for k := range cols {
@@ -232,14 +234,14 @@ const droppedBit = -1 << 31
 func markDropped(l rowSource, drop float64) []float64 {
 	n := l.numRows()
 	d := make([]float64, n)
-	forChunks(n, rowChunk, func(lo, hi int) {
+	par.For(n, rowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			_, vals := l.row(i)
 			d[i] = vals[len(vals)-1]
 		}
 	})
 	d2 := drop * drop
-	forChunksWith(n, rowChunk, func() *rowSink[float64] { return &rowSink[float64]{} }, func(out *rowSink[float64], lo, hi int) {
+	par.ForWith(n, rowChunk, func() *rowSink[float64] { return &rowSink[float64]{} }, func(out *rowSink[float64], lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cols, vals := l.row(i)
 			last := len(cols) - 1
@@ -312,7 +314,7 @@ func (a *symMatrix[T]) mulVecDot(y, x, partial []float64) float64 {
 
 // residual sets r = b − A x.
 func (a *symMatrix[T]) residual(r, b, x []float64) {
-	forChunks(a.n, gsBlock, func(lo, hi int) { a.blockResidual(r[lo:hi], x, b, lo, hi) })
+	par.For(a.n, gsBlock, func(lo, hi int) { a.blockResidual(r[lo:hi], x, b, lo, hi) })
 }
 
 // blockResidual sets rb = b − A x over the rows [lo, hi) of a block.

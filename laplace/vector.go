@@ -1,5 +1,7 @@
 package laplace
 
+import "github.com/pfmesh/pfmesh/internal/par"
+
 // dotRange returns Σ x[i]·y[i] over [lo, hi).
 func dotRange(x, y []float64, lo, hi int) float64 {
 	x, y = x[lo:hi], y[lo:hi]
@@ -18,5 +20,5 @@ func dot(x, y, partial []float64) float64 {
 
 // copyVec sets dst = src in parallel.
 func copyVec(dst, src []float64) {
-	forChunks(len(src), rowChunk, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+	par.For(len(src), rowChunk, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
 }

@@ -62,6 +62,7 @@ type tri struct {
 	newTets  []int32
 	newVerts []int32 // four per new tet, before slots are assigned
 	link     faceLinker
+	cone     coneLinker
 	vseen    []uint32 // per vertex: vstamp when on the cavity boundary
 	vstamp   uint32
 	rng      uint64
@@ -319,27 +320,16 @@ func (m *tri) newSlot() int32 {
 // boundary and returns the new tets in m.newTets.
 func (m *tri) fillCavity(v int32) {
 	m.clearMarks()
-	m.newVerts = m.newVerts[:0]
-	for _, f := range m.bnd {
-		t, k := f>>2, f&3
-		fk := &faces[k]
-		a, b, c := m.c[t<<3|int32(fk[0])], m.c[t<<3|int32(fk[1])], m.c[t<<3|int32(fk[2])]
-		// v lies on the inner side of the outward face abc, so
-		// (a, c, b, v) is positive; a ghost moves to slot 3 by an even
-		// permutation.
-		switch ghost {
-		case a:
-			m.newVerts = append(m.newVerts, v, b, c, ghost)
-		case c:
-			m.newVerts = append(m.newVerts, b, v, a, ghost)
-		case b:
-			m.newVerts = append(m.newVerts, c, a, v, ghost)
-		default:
-			m.newVerts = append(m.newVerts, a, c, b, v)
-		}
-	}
 	// Reuse cavity slots, then free slots, then grow.
 	nc := len(m.cav)
+	m.newTets = m.newTets[:0]
+	for i := range m.bnd {
+		if i < nc {
+			m.newTets = append(m.newTets, m.cav[i])
+		} else {
+			m.newTets = append(m.newTets, m.newSlot())
+		}
+	}
 	if m.region != nil {
 		// Each new tet lies in the region of the cavity tet whose
 		// boundary face it stands on.
@@ -348,14 +338,37 @@ func (m *tri) fillCavity(v int32) {
 			m.newReg = append(m.newReg, m.region[f>>2])
 		}
 	}
-	m.newTets = m.newTets[:0]
-	for i := range m.bnd {
-		var id int32
-		if i < nc {
-			id = m.cav[i]
-		} else {
-			id = m.newSlot()
+	// Read the boundary faces before the cavity slots are overwritten,
+	// entering them in the cone linker as they come.
+	l := &m.cone
+	cone := l.begin(m, len(m.bnd))
+	m.newVerts = m.newVerts[:0]
+	for i, f := range m.bnd {
+		t, k := f>>2, f&3
+		fk := &faces[k]
+		a, b, c := m.c[t<<3|int32(fk[0])], m.c[t<<3|int32(fk[1])], m.c[t<<3|int32(fk[2])]
+		// v lies on the inner side of the outward face abc, so
+		// (a, c, b, v) is positive; a ghost moves to slot 3 by an even
+		// permutation.
+		var shape uint8
+		switch ghost {
+		case a:
+			m.newVerts = append(m.newVerts, v, b, c, ghost)
+			shape = 1
+		case c:
+			m.newVerts = append(m.newVerts, b, v, a, ghost)
+			shape = 2
+		case b:
+			m.newVerts = append(m.newVerts, c, a, v, ghost)
+			shape = 3
+		default:
+			m.newVerts = append(m.newVerts, a, c, b, v)
 		}
+		if cone {
+			cone = m.enterFace(i, a, b, c, shape)
+		}
+	}
+	for i, id := range m.newTets {
 		q := m.newVerts[4*i : 4*i+4]
 		r := m.c[id<<3 : id<<3+8]
 		copy(r, q)
@@ -377,7 +390,6 @@ func (m *tri) fillCavity(v int32) {
 		case o < noTet && m.onSubface != nil:
 			m.onSubface(refSubface(o), 4*id+vs)
 		}
-		m.newTets = append(m.newTets, id)
 	}
 	if m.logChanges {
 		m.changed = append(m.changed, m.newTets...)
@@ -388,7 +400,150 @@ func (m *tri) fillCavity(v int32) {
 		m.c[t<<3] = dead
 		m.free = append(m.free, t)
 	}
-	m.linkAround(v, m.newTets)
+	if cone {
+		m.linkCone(v)
+	} else {
+		l.clear()
+		m.linkAround(v, m.newTets)
+	}
+}
+
+// coneVerts bounds the vertices of a cavity boundary that the cone
+// linker takes, the ghost included; random points have about 15.
+const coneVerts = 64
+
+// coneTets is the most faces a closed surface with coneVerts vertices
+// has: the most tets of a cone the linker takes.
+const coneTets = 2*coneVerts - 4
+
+// coneLinker links the tets of one insertion's cone across their faces
+// through the new vertex v without hashing. Boundary vertices get local
+// numbers (the ghost 0); the tet over boundary face abc has a face
+// through v and each edge of abc, entered in a table at its directed
+// edge, a→b, and linked to the face at the reverse edge, b→a, which the
+// closed boundary surface has exactly once.
+type coneLinker struct {
+	loc   []uint32 // per vertex: stamp·coneVerts + local number
+	stamp uint32
+	next  uint32                        // next local number
+	edge  *[coneVerts * coneVerts]int32 // face ids by directed edge; noTet where none
+	ids   [4 * coneTets]uint8           // per boundary face: local a, b, c, shape
+}
+
+// coneSlots[shape] holds the slots of a, b, c in the tet fillCavity makes
+// over boundary face abc: shape 0 is (a, c, b, v), shapes 1-3 put the
+// ghost (a, c or b) in slot 3.
+var coneSlots = [4][3]int32{{0, 2, 1}, {3, 1, 2}, {2, 0, 3}, {1, 3, 0}}
+
+// begin prepares the linker for a cone of n tets and reports whether it
+// can take it.
+func (l *coneLinker) begin(m *tri, n int) bool {
+	if n > coneTets {
+		return false
+	}
+	if nv := len(m.vt); len(l.loc) < nv {
+		l.loc = append(l.loc, make([]uint32, nv-len(l.loc)+nv/2)...)
+	}
+	if l.edge == nil {
+		l.edge = new([coneVerts * coneVerts]int32)
+		l.clear()
+	}
+	l.stamp++
+	if l.stamp >= 1<<26 {
+		clear(l.loc)
+		l.stamp = 1
+	}
+	l.next = 1
+	return true
+}
+
+// local returns the local number of vertex u, numbering it (and pointing
+// it at new tet id) when new, or false when there are too many.
+func (m *tri) local(u, id int32) (uint8, bool) {
+	if u < 0 {
+		return 0, true
+	}
+	l := &m.cone
+	base := l.stamp * coneVerts
+	x := l.loc[u] - base
+	if x < coneVerts {
+		return uint8(x), true
+	}
+	if l.next == coneVerts {
+		return 0, false
+	}
+	x = l.next
+	l.next++
+	l.loc[u] = base + x
+	if m.own == nil { // else vertices may be in other workers' tets
+		m.vt[u] = id
+	}
+	return uint8(x), true
+}
+
+// enterFace enters the new tet over boundary face i, abc, in the linker
+// and reports false, leaving entries to clear, when the linker cannot
+// take it.
+func (m *tri) enterFace(i int, a, b, c int32, shape uint8) bool {
+	l := &m.cone
+	id := m.newTets[i]
+	la, ok1 := m.local(a, id)
+	lb, ok2 := m.local(b, id)
+	lc, ok3 := m.local(c, id)
+	if !ok1 || !ok2 || !ok3 {
+		return false
+	}
+	q := l.ids[4*i : 4*i+4 : 4*i+4]
+	q[0], q[1], q[2], q[3] = la, lb, lc, shape
+	sl := &coneSlots[shape&3]
+	// Edge a→b lies on the face opposite c, and so on.
+	for _, e := range [3]struct {
+		x, y uint8
+		s    int32
+	}{{la, lb, sl[2]}, {lb, lc, sl[0]}, {lc, la, sl[1]}} {
+		j := int(e.x)*coneVerts + int(e.y)
+		if l.edge[j] != noTet {
+			return false // a directed edge twice: not a simple surface
+		}
+		l.edge[j] = 4*id + e.s
+	}
+	return true
+}
+
+// linkCone links the faces enterFace entered to the faces at their
+// reverse edges and empties the table. A face without one (not on a
+// closed surface) stays noTet, as linkAround leaves it.
+func (m *tri) linkCone(v int32) {
+	l := &m.cone
+	open := false
+	for i, id := range m.newTets {
+		q := l.ids[4*i : 4*i+4 : 4*i+4]
+		la, lb, lc := int(q[0]), int(q[1]), int(q[2])
+		sl := &coneSlots[q[3]&3]
+		r := m.c[id<<3+4 : id<<3+8 : id<<3+8]
+		for _, e := range [3]struct {
+			j int
+			s int32
+		}{{lb*coneVerts + la, sl[2]}, {lc*coneVerts + lb, sl[0]}, {la*coneVerts + lc, sl[1]}} {
+			o := l.edge[e.j]
+			l.edge[e.j] = noTet
+			r[e.s&3] = o
+			open = open || o == noTet
+		}
+	}
+	if open {
+		l.clear()
+	}
+	if m.own == nil && v >= 0 {
+		m.vt[v] = m.newTets[0]
+	}
+}
+
+// clear empties the edge table.
+func (l *coneLinker) clear() {
+	for i := range l.edge {
+		l.edge[i] = noTet
+	}
 }
 
 // faceLinker links the new tets of one insertion across their faces

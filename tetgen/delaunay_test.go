@@ -370,3 +370,38 @@ func checkCarved(tb testing.TB, ms *mesher) {
 		}
 	}
 }
+
+// TestConeLinking inserts the centre of exactly cospherical points, whose
+// cavity is every finite tet: a cone over the whole hull, linked by the
+// cone linker when the hull is small and by the hashing linker when it
+// has more vertices than the cone linker takes. Both must give a valid
+// Delaunay tetrahedralization.
+func TestConeLinking(t *testing.T) {
+	for _, r := range []int{1, 2, 7} {
+		var xyz []float64
+		for u := -r; u <= r; u++ {
+			for w := -r; w <= r; w++ {
+				fu, fw := float64(u), float64(w)
+				den := 1 + fu*fu + fw*fw
+				xyz = append(xyz, 2*fu/den, 2*fw/den, (fu*fu+fw*fw-1)/den)
+			}
+		}
+		nv := len(xyz) / 3
+		m, _, _, err := delaunay(xyz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := m.addVertex(geom.Vec{0, 0, 0})
+		if d := m.insert(v, m.vt[0]); d != -1 {
+			t.Fatalf("%d points: centre not inserted (%d)", nv, d)
+		}
+		if got := len(m.newTets); got != 2*nv-4 {
+			t.Fatalf("%d points: the centre's cone has %d tets, want one per hull face, %d", nv, got, 2*nv-4)
+		}
+		if nv <= coneVerts-1 != (len(m.newTets) <= coneTets) {
+			t.Fatalf("%d points: cone of %d tets, linker limit %d", nv, len(m.newTets), coneTets)
+		}
+		checkTri(t, m)
+		checkDelaunay(t, m)
+	}
+}

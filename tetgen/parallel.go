@@ -2,7 +2,6 @@ package tetgen
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -356,69 +355,84 @@ func (m *tri) canonicalize() {
 			rot[t] = canonicalRotation(q)
 		}
 	})
-	// Bucket the slots by largest vertex; the order within a bucket is
-	// the sort's below, so the scatter may run in any order.
+	// Bucket the slots by largest vertex, each range counting and then
+	// placing its own (no atomics); a bucket entry carries its sort key,
+	// so that sorting a bucket reads no other memory.
 	nv := len(m.vt)
-	start := make([]int32, nv+1)
-	runRanges(workRanges(nt), func(_, from, to int) {
+	ranges := workRanges(nt)
+	count := make([][]int32, len(ranges))
+	runRanges(ranges, func(j, from, to int) {
+		cnt := make([]int32, nv)
 		for _, v := range top[from:to] {
 			if v >= 0 {
-				atomic.AddInt32(&start[v+1], 1)
+				cnt[v]++
 			}
 		}
+		count[j] = cnt
 	})
+	start := make([]int32, nv+1)
 	for v := range nv {
-		start[v+1] += start[v]
+		s := start[v]
+		for _, cnt := range count {
+			s, cnt[v] = s+cnt[v], s
+		}
+		start[v+1] = s
 	}
 	live := int(start[nv])
-	order := make([]int32, live)
-	fill := slices.Clone(start[:nv])
-	runRanges(workRanges(nt), func(_, from, to int) {
+	type entry struct {
+		mid    uint64
+		low, t int32
+	}
+	ent := make([]entry, live)
+	runRanges(ranges, func(j, from, to int) {
+		next := count[j]
 		for t := from; t < to; t++ {
 			if v := top[t]; v >= 0 {
-				order[atomic.AddInt32(&fill[v], 1)-1] = int32(t)
+				ent[next[v]] = entry{mid[t], low[t], int32(t)}
+				next[v]++
 			}
 		}
 	})
-	newID := top // reused: the buckets are made
+	count, top, mid, low = nil, nil, nil, nil
+	// Per slot, the new id and the rotation: one load per neighbour.
+	idRot := make([]uint64, nt)
 	runRanges(workRanges(nv), func(_, from, to int) {
 		for v := from; v < to; v++ {
-			b := order[start[v]:start[v+1]]
+			b := ent[start[v]:start[v+1]]
 			// Insertion sort: a bucket holds a few tets. Two tets tie
 			// on mid only when they share a face.
 			for i := 1; i < len(b); i++ {
 				for j := i; j > 0; j-- {
 					x, y := b[j], b[j-1]
-					if mid[x] > mid[y] || mid[x] == mid[y] && low[x] > low[y] {
+					if x.mid > y.mid || x.mid == y.mid && x.low > y.low {
 						break
 					}
 					b[j], b[j-1] = y, x
 				}
 			}
-			for i, t := range b {
-				newID[t] = start[v] + int32(i)
+			for i, e := range b {
+				idRot[e.t] = uint64(start[v]+int32(i))<<8 | uint64(rot[e.t])
 			}
 		}
 	})
-	mid, low = nil, nil
+	ent, rot = nil, nil
 	// Move the tets to their new slots, reading the old arrays in order:
-	// the neighbours' new ids come from newID and rot, small enough to
-	// stay mostly in cache.
+	// the neighbours' new ids and rotations come from idRot.
 	c := make([]int32, 8*live)
-	runRanges(workRanges(nt), func(_, from, to int) {
+	runRanges(ranges, func(_, from, to int) {
 		for t := from; t < to; t++ {
 			old := m.c[8*t : 8*t+8 : 8*t+8]
 			if old[0] == dead {
 				continue
 			}
-			r := rot[t]
-			rec := c[8*newID[t] : 8*newID[t]+8 : 8*newID[t]+8]
+			id, r := int32(idRot[t]>>8), uint8(idRot[t])
+			rec := c[8*id : 8*id+8 : 8*id+8]
 			for j := range 4 {
 				k := int(r >> (2 * j) & 3)
 				rec[j] = old[k]
 				if n := old[4+k]; n >= 0 {
-					u := n >> 2
-					rec[4+j] = 4*newID[u] + int32(rotatedSlot[rot[u]][n&3])
+					u := idRot[n>>2]
+					rec[4+j] = 4*int32(u>>8) + int32(rotatedSlot[uint8(u)][n&3])
 				} else {
 					rec[4+j] = n
 				}

@@ -61,6 +61,7 @@ type tri struct {
 	buf2     []int32
 	newTets  []int32
 	newVerts []int32 // four per new tet, before slots are assigned
+	shape    []uint8 // per new tet, where fillCavity put v (coneSlots)
 	link     faceLinker
 	cone     coneLinker
 	vseen    []uint32 // per vertex: vstamp when on the cavity boundary
@@ -246,36 +247,38 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 	m.cav = append(m.cav[:0], t0)
 	m.bnd = m.bnd[:0]
 	m.outer = m.outer[:0]
-	m.mark[t0] = inCavity
+	mark := m.mark
+	mark[t0] = inCavity
 	for i := 0; i < len(m.cav); i++ {
 		t := m.cav[i]
-		for k := int32(0); k < 4; k++ {
-			n := m.c[t<<3|4|k]
-			if n < 0 {
-				m.bnd = append(m.bnd, 4*t+k)
-				m.outer = append(m.outer, n)
-				continue
+		for k, n := range m.c[t<<3+4 : t<<3+8 : t<<3+8] {
+			if n >= 0 {
+				u := n >> 2
+				if m.own != nil && !m.own.claimTet(m, u) {
+					return false
+				}
+				switch mark[u] {
+				case inCavity:
+					continue
+				case 0:
+					// conflict, with the finite case inline.
+					q := m.c[u<<3 : u<<3+4 : u<<3+4]
+					var in bool
+					if q[3] != ghost {
+						in = inSphereAt(m.xyz, q[0], q[1], q[2], q[3], v) > 0
+					} else {
+						in = m.conflict(u, v)
+					}
+					if in {
+						mark[u] = inCavity
+						m.cav = append(m.cav, u)
+						continue
+					}
+					mark[u] = outCavity
+				}
 			}
-			u := n >> 2
-			if m.own != nil && !m.own.claimTet(m, u) {
-				return false
-			}
-			switch m.mark[u] {
-			case inCavity:
-				continue
-			case outCavity:
-				m.bnd = append(m.bnd, 4*t+k)
-				m.outer = append(m.outer, n)
-				continue
-			}
-			if m.conflict(u, v) {
-				m.mark[u] = inCavity
-				m.cav = append(m.cav, u)
-			} else {
-				m.mark[u] = outCavity
-				m.bnd = append(m.bnd, 4*t+k)
-				m.outer = append(m.outer, n)
-			}
+			m.bnd = append(m.bnd, 4*t+int32(k))
+			m.outer = append(m.outer, n)
 		}
 	}
 	return true
@@ -342,7 +345,7 @@ func (m *tri) fillCavity(v int32) {
 	// entering them in the cone linker as they come.
 	l := &m.cone
 	cone := l.begin(m, len(m.bnd))
-	m.newVerts = m.newVerts[:0]
+	m.newVerts, m.shape = m.newVerts[:0], m.shape[:0]
 	for i, f := range m.bnd {
 		t, k := f>>2, f&3
 		fk := &faces[k]
@@ -364,6 +367,7 @@ func (m *tri) fillCavity(v int32) {
 		default:
 			m.newVerts = append(m.newVerts, a, c, b, v)
 		}
+		m.shape = append(m.shape, shape)
 		if cone {
 			cone = m.enterFace(i, a, b, c, shape)
 		}
@@ -376,12 +380,7 @@ func (m *tri) fillCavity(v int32) {
 			m.region[id] = m.newReg[i]
 		}
 		// Link the face opposite v to the outside.
-		vs := int32(3)
-		for s := int32(0); s < 3; s++ {
-			if q[s] == v {
-				vs = s
-			}
-		}
+		vs := coneV[m.shape[i]&3]
 		o := m.outer[i]
 		r[4+vs] = o
 		switch {
@@ -427,13 +426,16 @@ type coneLinker struct {
 	stamp uint32
 	next  uint32                        // next local number
 	edge  *[coneVerts * coneVerts]int32 // face ids by directed edge; noTet where none
-	ids   [4 * coneTets]uint8           // per boundary face: local a, b, c, shape
+	ids   [4 * coneTets]uint8           // per boundary face: local a, b, c
 }
 
 // coneSlots[shape] holds the slots of a, b, c in the tet fillCavity makes
-// over boundary face abc: shape 0 is (a, c, b, v), shapes 1-3 put the
-// ghost (a, c or b) in slot 3.
-var coneSlots = [4][3]int32{{0, 2, 1}, {3, 1, 2}, {2, 0, 3}, {1, 3, 0}}
+// over boundary face abc, and coneV[shape] that of v: shape 0 is
+// (a, c, b, v), shapes 1-3 put the ghost (a, c or b) in slot 3.
+var (
+	coneSlots = [4][3]int32{{0, 2, 1}, {3, 1, 2}, {2, 0, 3}, {1, 3, 0}}
+	coneV     = [4]int32{3, 0, 1, 2}
+)
 
 // begin prepares the linker for a cone of n tets and reports whether it
 // can take it.
@@ -494,20 +496,30 @@ func (m *tri) enterFace(i int, a, b, c int32, shape uint8) bool {
 		return false
 	}
 	q := l.ids[4*i : 4*i+4 : 4*i+4]
-	q[0], q[1], q[2], q[3] = la, lb, lc, shape
+	q[0], q[1], q[2] = la, lb, lc
 	sl := &coneSlots[shape&3]
 	// Edge a→b lies on the face opposite c, and so on.
-	for _, e := range [3]struct {
-		x, y uint8
-		s    int32
-	}{{la, lb, sl[2]}, {lb, lc, sl[0]}, {lc, la, sl[1]}} {
-		j := int(e.x)*coneVerts + int(e.y)
-		if l.edge[j] != noTet {
-			return false // a directed edge twice: not a simple surface
-		}
-		l.edge[j] = 4*id + e.s
+	return l.enter(la, lb, 4*id+sl[2]) && l.enter(lb, lc, 4*id+sl[0]) && l.enter(lc, la, 4*id+sl[1])
+}
+
+// enter enters face f at directed edge x→y and reports false when that
+// edge is taken: the boundary is not a simple closed surface.
+func (l *coneLinker) enter(x, y uint8, f int32) bool {
+	e := &l.edge[int(x)%coneVerts*coneVerts+int(y)%coneVerts]
+	if *e != noTet {
+		return false
 	}
+	*e = f
 	return true
+}
+
+// take returns the face entered at directed edge x→y, or noTet, and
+// empties the entry.
+func (l *coneLinker) take(x, y uint8) int32 {
+	e := &l.edge[int(x)%coneVerts*coneVerts+int(y)%coneVerts]
+	f := *e
+	*e = noTet
+	return f
 }
 
 // linkCone links the faces enterFace entered to the faces at their
@@ -518,18 +530,11 @@ func (m *tri) linkCone(v int32) {
 	open := false
 	for i, id := range m.newTets {
 		q := l.ids[4*i : 4*i+4 : 4*i+4]
-		la, lb, lc := int(q[0]), int(q[1]), int(q[2])
-		sl := &coneSlots[q[3]&3]
-		r := m.c[id<<3+4 : id<<3+8 : id<<3+8]
-		for _, e := range [3]struct {
-			j int
-			s int32
-		}{{lb*coneVerts + la, sl[2]}, {lc*coneVerts + lb, sl[0]}, {la*coneVerts + lc, sl[1]}} {
-			o := l.edge[e.j]
-			l.edge[e.j] = noTet
-			r[e.s&3] = o
-			open = open || o == noTet
-		}
+		sl := &coneSlots[m.shape[i]&3]
+		r := m.c[id<<3 : id<<3+8 : id<<3+8]
+		ab, bc, ca := l.take(q[1], q[0]), l.take(q[2], q[1]), l.take(q[0], q[2])
+		r[4+sl[2]&3], r[4+sl[0]&3], r[4+sl[1]&3] = ab, bc, ca
+		open = open || ab == noTet || bc == noTet || ca == noTet
 	}
 	if open {
 		l.clear()

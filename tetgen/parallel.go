@@ -393,9 +393,10 @@ func (m *tri) canonicalize() {
 			}
 		}
 	})
+	// Per slot, the new id and the rotation: one load per neighbour. The
+	// keys are in the buckets now: mid's memory takes it.
+	idRot := mid
 	count, top, mid, low = nil, nil, nil, nil
-	// Per slot, the new id and the rotation: one load per neighbour.
-	idRot := make([]uint64, nt)
 	runRanges(workRanges(nv), func(_, from, to int) {
 		for v := from; v < to; v++ {
 			b := ent[start[v]:start[v+1]]

@@ -405,3 +405,42 @@ func TestConeLinking(t *testing.T) {
 		checkDelaunay(t, m)
 	}
 }
+
+// TestMarkDuplicates checks markDuplicates against a map of positions on
+// 300k points with repeats (and −0 for 0): with 32-bit hash keys, such a
+// set almost surely has distinct points with equal keys too.
+func TestMarkDuplicates(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	n := 300000
+	xyz := make([]float64, 0, 3*n)
+	for i := 0; i < n; i++ {
+		if i > 0 && r.Intn(5) == 0 {
+			j := 3 * r.Intn(i)
+			xyz = append(xyz, xyz[j:j+3]...)
+			continue
+		}
+		p := [3]float64{r.Float64(), float64(r.Intn(3)), r.Float64()}
+		if r.Intn(10) == 0 {
+			p[1] = math.Copysign(0, -1)
+		}
+		xyz = append(xyz, p[:]...)
+	}
+	dup := make([]int32, n)
+	for i := range dup {
+		dup[i] = -1
+	}
+	markDuplicates(xyz, dup)
+	first := map[[3]float64]int32{}
+	for i := 0; i < n; i++ {
+		p := [3]float64{xyz[3*i] + 0, xyz[3*i+1] + 0, xyz[3*i+2] + 0}
+		want := int32(-1)
+		if f, ok := first[p]; ok {
+			want = f
+		} else {
+			first[p] = int32(i)
+		}
+		if dup[i] != want {
+			t.Fatalf("point %d %v: dup %d, want %d", i, p, dup[i], want)
+		}
+	}
+}

@@ -120,7 +120,10 @@ func spread3(x uint32) uint64 {
 }
 
 // radixSort sorts keys ascending, permuting vals alongside; equal keys keep
-// their order (LSD radix sort, 16-bit digits).
+// their order (LSD radix sort, 16-bit digits). Each pass counts and places
+// the keys of contiguous ranges on all cores: a range places its keys of a
+// digit after those of the ranges before it, so the result is the same
+// whatever GOMAXPROCS is.
 func radixSort(keys []uint64, vals []int32) {
 	n := len(keys)
 	if n == 0 {
@@ -129,25 +132,34 @@ func radixSort(keys []uint64, vals []int32) {
 	origKeys, origVals := keys, vals
 	k2 := make([]uint64, n)
 	v2 := make([]int32, n)
+	ranges := workRanges(n)
+	count := make([][1 << 16]int, len(ranges))
 	for shift := uint(0); shift < 64; shift += 16 {
-		var count [1 << 16]int
-		for _, k := range keys {
-			count[k>>shift&0xFFFF]++
-		}
-		if count[keys[0]>>shift&0xFFFF] == n {
+		runRanges(ranges, func(j, from, to int) {
+			c := &count[j]
+			clear(c[:])
+			for _, k := range keys[from:to] {
+				c[k>>shift&0xFFFF]++
+			}
+		})
+		if d := keys[0] >> shift & 0xFFFF; total(count, d) == n {
 			continue
 		}
 		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
+		for d := range 1 << 16 {
+			for j := range count {
+				count[j][d], sum = sum, sum+count[j][d]
+			}
 		}
-		for i, k := range keys {
-			d := k >> shift & 0xFFFF
-			k2[count[d]] = k
-			v2[count[d]] = vals[i]
-			count[d]++
-		}
+		runRanges(ranges, func(j, from, to int) {
+			c := &count[j]
+			for i, k := range keys[from:to] {
+				d := k >> shift & 0xFFFF
+				k2[c[d]] = k
+				v2[c[d]] = vals[from+i]
+				c[d]++
+			}
+		})
 		keys, k2 = k2, keys
 		vals, v2 = v2, vals
 	}
@@ -157,4 +169,13 @@ func radixSort(keys []uint64, vals []int32) {
 		copy(origKeys, keys)
 		copy(origVals, vals)
 	}
+}
+
+// total returns the number of keys with digit d over all ranges' counts.
+func total(count [][1 << 16]int, d uint64) int {
+	t := 0
+	for j := range count {
+		t += count[j][d]
+	}
+	return t
 }

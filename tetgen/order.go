@@ -105,18 +105,12 @@ func hilbert3(c [3]uint32, bits int) uint64 {
 	t ^= t >> 4
 	t ^= t >> 8
 	t ^= t >> 16
-	return spread3(x^t)<<2 | spread3(y^t)<<1 | spread3(z^t)
-}
-
-// spread3 moves bit b of x (below 2²¹) to bit 3b.
-func spread3(x uint32) uint64 {
-	v := uint64(x) & 0x1FFFFF
-	v = (v | v<<32) & 0x1F00000000FFFF
-	v = (v | v<<16) & 0x1F0000FF0000FF
-	v = (v | v<<8) & 0x100F00F00F00F00F
-	v = (v | v<<4) & 0x10C30C30C30C30C3
-	v = (v | v<<2) & 0x1249249249249249
-	return v
+	x, y, z = x^t, y^t, z^t
+	var key uint64
+	for b := bits - 1; b >= 0; b-- {
+		key = key<<3 | uint64(x>>b&1)<<2 | uint64(y>>b&1)<<1 | uint64(z>>b&1)
+	}
+	return key
 }
 
 // radixSort sorts keys ascending, permuting vals alongside; equal keys keep

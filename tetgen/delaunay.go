@@ -459,11 +459,15 @@ func (l *coneLinker) begin(m *tri, n int) bool {
 	return true
 }
 
-// local returns the local number of vertex u, numbering it (and pointing
-// it at new tet id) when new, or false when there are too many.
+// local returns the local number of vertex u, numbering it when new, or
+// false when there are too many. It points u at new tet id: the last new
+// tet having u wins, as in linkAround, so walks start where they did.
 func (m *tri) local(u, id int32) (uint8, bool) {
 	if u < 0 {
 		return 0, true
+	}
+	if m.own == nil { // else vertices may be in other workers' tets
+		m.vt[u] = id
 	}
 	l := &m.cone
 	base := l.stamp * coneVerts
@@ -477,9 +481,6 @@ func (m *tri) local(u, id int32) (uint8, bool) {
 	x = l.next
 	l.next++
 	l.loc[u] = base + x
-	if m.own == nil { // else vertices may be in other workers' tets
-		m.vt[u] = id
-	}
 	return uint8(x), true
 }
 
@@ -540,7 +541,7 @@ func (m *tri) linkCone(v int32) {
 		l.clear()
 	}
 	if m.own == nil && v >= 0 {
-		m.vt[v] = m.newTets[0]
+		m.vt[v] = m.newTets[len(m.newTets)-1]
 	}
 }
 

@@ -192,13 +192,14 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		sn.refresh()
 		b.progress("quality", frac(0.65))
 		cos := improve(m, sn.inc, qualityTarget, 4, sn.movable, sn.slide)
+		b.progress("flips", frac(0.68))
 		flips, splits := flipInterior(m, sn.inc, cos, flipTarget, sn.movable, sn.slide)
 		sn.addedInterior()
 		b.rep.Flips += flips
 		b.rep.Steiner += splits
 		info.onTri = sn.onTri
 		checkInv("improve")
-		b.progress("fidelity", frac(0.6))
+		b.progress("fidelity", frac(0.7))
 		ms, fid := measure(&locator{in: in, o: o, L: L, w: w}, m, tris, info.onTri, tol)
 		gapLimit := maxGap * m.Volume()
 		// Refinement follows the measurement before mending unless mending

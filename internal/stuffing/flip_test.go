@@ -244,29 +244,36 @@ func TestRemoveEdge(t *testing.T) {
 	}
 }
 
-// A split tried and undone leaves the mesh as it was: tets, vertices,
-// incidence and occupancy.
-func TestSplitUndo(t *testing.T) {
-	m := bipyramid(0.05, tetmesh.Interior)
-	inc := newIncidence(m)
-	tets, pos := slices.Clone(m.Tets), slices.Clone(m.Positions)
+// A split tried leaves the mesh as it was, and the split then made at the
+// point it found has the largest cosine it predicted, all tets positive.
+func TestTrySplit(t *testing.T) {
 	for _, vs := range [][]int32{{0, 1, 2}, {2, 4}, {0, 3}} {
+		m := bipyramid(0.05, tetmesh.Interior)
+		inc := newIncidence(m)
+		tets, pos := slices.Clone(m.Tets), slices.Clone(m.Positions)
 		if n := len(inc.around(vs...)); n == 0 {
 			t.Fatalf("fixture: nothing around %v", vs)
 		}
-		c, _ := inc.trySplit(vs, false)
+		st, _ := inc.splitStar(vs)
+		at, c := inc.trySplit(st, vs)
 		if c > 1 {
 			t.Errorf("split of %v: largest cosine %g", vs, c)
 		}
 		if !slices.Equal(m.Tets, tets) || !slices.Equal(m.Positions, pos) || len(m.Tags) != 5 || len(inc.at) != 5 || len(inc.tets) != 5 {
-			t.Fatalf("split of %v not undone: tets %v, %d coordinates, %d tags, %d occupied, %d incidence lists", vs, m.Tets, len(m.Positions), len(m.Tags), len(inc.at), len(inc.tets))
+			t.Fatalf("split of %v changed the mesh: tets %v, %d coordinates, %d tags, %d occupied, %d incidence lists", vs, m.Tets, len(m.Positions), len(m.Tags), len(inc.at), len(inc.tets))
 		}
-		for v, ts := range inc.tets {
-			want := newIncidence(m).tets[v]
-			slices.Sort(ts)
-			if !slices.Equal(ts, want) {
-				t.Errorf("split of %v: tets of vertex %d %v, want %v", vs, v, ts, want)
+		p := inc.addVertex(at, tetmesh.Interior)
+		inc.splitAt(vs, p)
+		worst := -1.0
+		for _, u := range inc.tets[p] {
+			q := m.Tets[4*u : 4*u+4]
+			worst = max(worst, tetCosAt(m, q))
+			if geom.Orient3D(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3])) <= 0 {
+				t.Errorf("split of %v made: tet %v not positive", vs, q)
 			}
+		}
+		if worst != c {
+			t.Errorf("split of %v made: largest cosine %g, predicted %g", vs, worst, c)
 		}
 	}
 }

@@ -65,19 +65,7 @@ type meshQuality struct {
 	m   *tetmesh.Mesh
 	inc *incidence
 	cos []float64
-}
-
-// worstAround returns the largest dihedral cosine of v's tets (the worse,
-// the larger), stopping early once it exceeds bound.
-func (mq *meshQuality) worstAround(v int32, bound float64) float64 {
-	worst := -1.0
-	for _, t := range mq.inc.tets[v] {
-		worst = max(worst, mq.tetCos(t))
-		if worst > bound {
-			break
-		}
-	}
-	return worst
+	lvl []int32 // schedule's scratch
 }
 
 // slider moves a boundary vertex along the input, or refuses.
@@ -96,10 +84,6 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 		}
 	})
 	goal := math.Cos(target * math.Pi / 180)
-	lvl := make([]int32, m.NumVertices())
-	for v := range lvl {
-		lvl[v] = -1
-	}
 	for range passes {
 		var todo []int32
 		for t, c := range mq.cos {
@@ -111,35 +95,46 @@ func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movabl
 				}
 			}
 		}
-		if len(todo) == 0 {
-			return mq.cos
-		}
 		slices.Sort(todo)
-		moved := false
-		for _, level := range schedule(m, inc, slices.Compact(todo), lvl) {
-			// Vertices of one level share no tet: each search reads only
-			// its own tets, so they run at once; the moves are then
-			// recorded in index order.
-			to := make([][2]geom.Vec, len(level))
-			parallelChunks(len(level), 4, func(lo, hi int) {
-				for i := lo; i < hi; i++ {
-					to[i] = mq.search(level[i], slide)
-				}
-			})
-			for i, v := range level {
-				if mq.record(v, to[i]) {
-					moved = true
-					for _, t := range inc.tets[v] {
-						mq.cos[t] = mq.tetCos(t)
-					}
-				}
-			}
-		}
-		if !moved {
+		moved := mq.relocateAll(slices.Compact(todo), slide)
+		if len(moved) == 0 {
 			return mq.cos
+		}
+		for _, v := range moved {
+			for _, t := range inc.tets[v] {
+				mq.cos[t] = mq.tetCos(t)
+			}
 		}
 	}
 	return mq.cos
+}
+
+// relocateAll relocates the vertices todo (increasing) with the result of
+// relocating them one by one in index order, and returns those that
+// moved.
+func (mq *meshQuality) relocateAll(todo []int32, slide slider) (moved []int32) {
+	if n := mq.m.NumVertices(); len(mq.lvl) < n {
+		for len(mq.lvl) < n {
+			mq.lvl = append(mq.lvl, -1)
+		}
+	}
+	for _, level := range schedule(mq.m, mq.inc, todo, mq.lvl) {
+		// Vertices of one level share no tet: each search reads only
+		// its own tets, so they run at once; the moves are then
+		// recorded in index order.
+		to := make([][2]geom.Vec, len(level))
+		parallelChunks(len(level), 4, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				to[i] = mq.search(level[i], slide)
+			}
+		})
+		for i, v := range level {
+			if mq.record(v, to[i]) {
+				moved = append(moved, v)
+			}
+		}
+	}
+	return moved
 }
 
 // schedule splits the vertices todo (increasing) into levels that can be
@@ -171,12 +166,6 @@ func schedule(m *tetmesh.Mesh, inc *incidence, todo []int32, lvl []int32) [][]in
 	return levels
 }
 
-// relocate moves v to lower the largest dihedral cosine of its tets and
-// reports whether it moved.
-func (mq *meshQuality) relocate(v int32, slide slider) bool {
-	return mq.record(v, mq.search(v, slide))
-}
-
 // record notes a move of v (where search left it) in the occupancy, and
 // reports whether v moved at all. A vertex searched at the same time may
 // have taken the same point (two boundary vertices slid onto one input
@@ -197,23 +186,68 @@ func (mq *meshQuality) record(v int32, mv [2]geom.Vec) bool {
 // returns where it was and where it is now. It reads the positions of v's
 // tets and the occupancy, and writes only v's position.
 func (mq *meshQuality) search(v int32, slide slider) [2]geom.Vec {
-	m := mq.m
-	start := m.Vertex(v)
-	best := mq.worstAround(v, math.Inf(1))
-	set := func(p geom.Vec) { copy(m.Positions[3*v:], p[:]) }
-	boundary := m.Tags[v] == tetmesh.Boundary
+	start := mq.m.Vertex(v)
+	var along func(geom.Vec) (geom.Vec, bool)
+	if mq.m.Tags[v] == tetmesh.Boundary {
+		along = func(p geom.Vec) (geom.Vec, bool) { return slide(v, p) }
+	}
+	cur, _ := mq.starOf(v).compass(start, along, func(p geom.Vec) bool { return mq.inc.at.free(p, v) })
+	copy(mq.m.Positions[3*v:], cur[:])
+	return [2]geom.Vec{start, cur}
+}
+
+// star is the tets around one vertex as a search for its position sees
+// them: the corners of each, the vertex's own corner (slot) taking each
+// trial point in turn, in the order of the vertex's incidence list.
+type star struct {
+	corners [][4]geom.Vec
+	slot    []int8
+}
+
+// starOf gathers the tets of v.
+func (mq *meshQuality) starOf(v int32) *star {
+	ts := mq.inc.tets[v]
+	st := &star{corners: make([][4]geom.Vec, len(ts)), slot: make([]int8, len(ts))}
+	for i, t := range ts {
+		for k, u := range mq.m.Tets[4*t : 4*t+4] {
+			st.corners[i][k] = mq.m.Vertex(u)
+			if u == v {
+				st.slot[i] = int8(k)
+			}
+		}
+	}
+	return st
+}
+
+// worst returns the largest dihedral cosine of the star's tets with the
+// centre at p, stopping early once it exceeds bound.
+func (st *star) worst(p geom.Vec, bound float64) float64 {
+	worst := -1.0
+	for i, q := range st.corners {
+		q[st.slot[i]] = p
+		worst = max(worst, maxCosDihedral(q[0], q[1], q[2], q[3]))
+		if worst > bound {
+			break
+		}
+	}
+	return worst
+}
+
+// compass searches for the centre's position from start, by compass
+// steps after trying the centroid of the other corners and halfway
+// towards it, and returns the best position found and the largest
+// dihedral cosine there. A trial point goes through along first, unless
+// it is nil; a better one is taken only if free.
+func (st *star) compass(start geom.Vec, along func(geom.Vec) (geom.Vec, bool), free func(geom.Vec) bool) (geom.Vec, float64) {
+	best := st.worst(start, math.Inf(1))
 	try := func(p geom.Vec) (geom.Vec, bool) {
-		if boundary {
+		if along != nil {
 			var ok bool
-			if p, ok = slide(v, p); !ok {
+			if p, ok = along(p); !ok {
 				return p, false
 			}
 		}
-		if !mq.inc.at.free(p, v) {
-			return p, false
-		}
-		set(p)
-		if q := mq.worstAround(v, best); q < best {
+		if q := st.worst(p, best); q < best && free(p) {
 			best = q
 			return p, true
 		}
@@ -224,12 +258,12 @@ func (mq *meshQuality) search(v int32, slide slider) [2]geom.Vec {
 	var c geom.Vec
 	n := 0
 	shortest := math.Inf(1)
-	for _, t := range mq.inc.tets[v] {
-		for _, u := range m.Tets[4*t : 4*t+4] {
-			if u != v {
-				c = geom.Add(c, m.Vertex(u))
+	for i, q := range st.corners {
+		for k, u := range q {
+			if k != int(st.slot[i]) {
+				c = geom.Add(c, u)
 				n++
-				shortest = min(shortest, geom.Dist2(m.Vertex(u), start))
+				shortest = min(shortest, geom.Dist2(u, start))
 			}
 		}
 	}
@@ -254,6 +288,5 @@ func (mq *meshQuality) search(v int32, slide slider) [2]geom.Vec {
 			step /= 2
 		}
 	}
-	set(cur)
-	return [2]geom.Vec{start, cur}
+	return cur, best
 }

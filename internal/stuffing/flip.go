@@ -450,9 +450,9 @@ func (inc *incidence) splitStar(vs []int32) (st *star, before float64) {
 		before = max(before, tetCosAt(m, q))
 		corners := [4]geom.Vec{m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3])}
 		for _, v := range vs[:last] {
-			st.corners, st.slot = append(st.corners, corners), append(st.slot, int8(slices.Index(q, v)))
+			st.add(corners, slices.Index(q, v))
 		}
-		st.corners, st.slot = append(st.corners, corners), append(st.slot, int8(slices.Index(q, vs[last])))
+		st.add(corners, slices.Index(q, vs[last]))
 	}
 	return st, before
 }

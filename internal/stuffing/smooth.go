@@ -36,10 +36,22 @@ func cosRange(a, b, c, d geom.Vec) (lo, hi float64) {
 	p := [4]geom.Vec{a, b, c, d}
 	var n [4]geom.Vec
 	var l [4]float64
-	for k, f := range tetmesh.TetFaces {
-		n[k] = geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
-		l[k] = geom.Norm(n[k])
+	for k := range 4 {
+		n[k], l[k] = faceNormal(&p, k)
 	}
+	return pairCosRange(&n, &l)
+}
+
+// faceNormal returns the normal of face k of tet p (opposite corner k,
+// outward) and its length.
+func faceNormal(p *[4]geom.Vec, k int) (geom.Vec, float64) {
+	f := tetmesh.TetFaces[k]
+	n := geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
+	return n, geom.Norm(n)
+}
+
+// pairCosRange is cosRange from the face normals n and their lengths l.
+func pairCosRange(n *[4]geom.Vec, l *[4]float64) (lo, hi float64) {
 	if l[0] == 0 || l[1] == 0 || l[2] == 0 || l[3] == 0 {
 		return 2, 2 // a face too small for its normal to be computed
 	}
@@ -202,35 +214,74 @@ func (mq *meshQuality) search(v int32, slide slider) [2]geom.Vec {
 type star struct {
 	corners [][4]geom.Vec
 	slot    []int8
+	fixed   []faceOf // each tet's face opposite the centre, which no trial moves
+	first   int      // the tet that last exceeded a bound, tried first
+}
+
+// faceOf is a face normal and its length.
+type faceOf struct {
+	n geom.Vec
+	l float64
+}
+
+// add appends a tet with the centre at corner slot.
+func (st *star) add(corners [4]geom.Vec, slot int) {
+	n, l := faceNormal(&corners, slot)
+	st.corners, st.slot, st.fixed = append(st.corners, corners), append(st.slot, int8(slot)), append(st.fixed, faceOf{n, l})
 }
 
 // starOf gathers the tets of v.
 func (mq *meshQuality) starOf(v int32) *star {
 	ts := mq.inc.tets[v]
-	st := &star{corners: make([][4]geom.Vec, len(ts)), slot: make([]int8, len(ts))}
-	for i, t := range ts {
-		for k, u := range mq.m.Tets[4*t : 4*t+4] {
-			st.corners[i][k] = mq.m.Vertex(u)
-			if u == v {
-				st.slot[i] = int8(k)
-			}
-		}
+	st := &star{corners: make([][4]geom.Vec, 0, len(ts)), slot: make([]int8, 0, len(ts)), fixed: make([]faceOf, 0, len(ts))}
+	for _, t := range ts {
+		q := mq.m.Tets[4*t : 4*t+4]
+		st.add([4]geom.Vec{mq.m.Vertex(q[0]), mq.m.Vertex(q[1]), mq.m.Vertex(q[2]), mq.m.Vertex(q[3])}, slices.Index(q, v))
 	}
 	return st
 }
 
 // worst returns the largest dihedral cosine of the star's tets with the
-// centre at p, stopping early once it exceeds bound.
+// centre at p, or some cosine above bound once one exceeds it. Most trial
+// points of a search fail on the tet that failed the one before, so that
+// tet goes first: the order changes neither the largest cosine nor
+// whether one exceeds the bound.
 func (st *star) worst(p geom.Vec, bound float64) float64 {
-	worst := -1.0
-	for i, q := range st.corners {
-		q[st.slot[i]] = p
-		worst = max(worst, maxCosDihedral(q[0], q[1], q[2], q[3]))
-		if worst > bound {
+	worst := st.cos(st.first, p)
+	if worst > bound {
+		return worst
+	}
+	for i := range st.corners {
+		if i == st.first {
+			continue
+		}
+		if worst = max(worst, st.cos(i, p)); worst > bound {
+			st.first = i
 			break
 		}
 	}
 	return worst
+}
+
+// cos returns the largest dihedral cosine of tet i of the star with the
+// centre at p.
+func (st *star) cos(i int, p geom.Vec) float64 {
+	q, s := st.corners[i], int(st.slot[i])
+	q[s] = p
+	if geom.Orient3D(q[0], q[1], q[2], q[3]) <= 0 {
+		return 2
+	}
+	var n [4]geom.Vec
+	var l [4]float64
+	for k := range 4 {
+		if k == s {
+			n[k], l[k] = st.fixed[i].n, st.fixed[i].l
+		} else {
+			n[k], l[k] = faceNormal(&q, k)
+		}
+	}
+	_, hi := pairCosRange(&n, &l)
+	return hi
 }
 
 // compass searches for the centre's position from start, by compass

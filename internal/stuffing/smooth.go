@@ -214,26 +214,30 @@ func (mq *meshQuality) search(v int32, slide slider) [2]geom.Vec {
 type star struct {
 	corners [][4]geom.Vec
 	slot    []int8
-	fixed   []faceOf // each tet's face opposite the centre, which no trial moves
-	first   int      // the tet that last exceeded a bound, tried first
+	fixed   []fixedFace // each tet's face opposite the centre, which no trial moves
+	first   int         // the tet that last exceeded a bound, tried first
 }
 
-// faceOf is a face normal and its length.
-type faceOf struct {
-	n geom.Vec
+// fixedFace is a face opposite a star's centre: its orientation test and
+// its normal's length.
+type fixedFace struct {
+	o geom.FaceOrient
 	l float64
 }
 
 // add appends a tet with the centre at corner slot.
 func (st *star) add(corners [4]geom.Vec, slot int) {
-	n, l := faceNormal(&corners, slot)
-	st.corners, st.slot, st.fixed = append(st.corners, corners), append(st.slot, int8(slot)), append(st.fixed, faceOf{n, l})
+	f := tetmesh.TetFaces[slot]
+	o := geom.NewFaceOrient(corners[f[0]], corners[f[1]], corners[f[2]])
+	n := o.Normal()
+	st.corners, st.slot = append(st.corners, corners), append(st.slot, int8(slot))
+	st.fixed = append(st.fixed, fixedFace{o, geom.Norm(n)})
 }
 
 // starOf gathers the tets of v.
 func (mq *meshQuality) starOf(v int32) *star {
 	ts := mq.inc.tets[v]
-	st := &star{corners: make([][4]geom.Vec, 0, len(ts)), slot: make([]int8, 0, len(ts)), fixed: make([]faceOf, 0, len(ts))}
+	st := &star{corners: make([][4]geom.Vec, 0, len(ts)), slot: make([]int8, 0, len(ts)), fixed: make([]fixedFace, 0, len(ts))}
 	for _, t := range ts {
 		q := mq.m.Tets[4*t : 4*t+4]
 		st.add([4]geom.Vec{mq.m.Vertex(q[0]), mq.m.Vertex(q[1]), mq.m.Vertex(q[2]), mq.m.Vertex(q[3])}, slices.Index(q, v))
@@ -266,16 +270,18 @@ func (st *star) worst(p geom.Vec, bound float64) float64 {
 // cos returns the largest dihedral cosine of tet i of the star with the
 // centre at p.
 func (st *star) cos(i int, p geom.Vec) float64 {
-	q, s := st.corners[i], int(st.slot[i])
-	q[s] = p
-	if geom.Orient3D(q[0], q[1], q[2], q[3]) <= 0 {
+	q, s, f := st.corners[i], int(st.slot[i]), &st.fixed[i]
+	// The tet is positive when p is on the inner side of the fixed face
+	// (an odd permutation of the tet's corners).
+	if f.o.Orient3D(p) >= 0 {
 		return 2
 	}
+	q[s] = p
 	var n [4]geom.Vec
 	var l [4]float64
 	for k := range 4 {
 		if k == s {
-			n[k], l[k] = st.fixed[i].n, st.fixed[i].l
+			n[k], l[k] = f.o.Normal(), f.l
 		} else {
 			n[k], l[k] = faceNormal(&q, k)
 		}

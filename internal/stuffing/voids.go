@@ -22,13 +22,36 @@ import (
 type incidence struct {
 	m    *tetmesh.Mesh
 	tets [][]int32
-	at   occupancy
+	at   occupancy // nil when made by tetsAround
 }
 
 func newIncidence(m *tetmesh.Mesh) *incidence {
-	inc := &incidence{m: m, tets: make([][]int32, m.NumVertices()), at: newOccupancy(m)}
+	inc := tetsAround(m)
+	inc.at = newOccupancy(m)
+	return inc
+}
+
+// tetsAround is newIncidence without the occupancy, for work that moves
+// no vertex. The lists are counted into one array, each capped at its
+// length so that growing one copies it out.
+func tetsAround(m *tetmesh.Mesh) *incidence {
+	nv := m.NumVertices()
+	start := make([]int32, nv+1)
+	for _, v := range m.Tets {
+		start[v+1]++
+	}
+	for v := range nv {
+		start[v+1] += start[v]
+	}
+	all := make([]int32, len(m.Tets))
+	fill := slices.Clone(start[:nv])
 	for i, v := range m.Tets {
-		inc.tets[v] = append(inc.tets[v], int32(i/4))
+		all[fill[v]] = int32(i / 4)
+		fill[v]++
+	}
+	inc := &incidence{m: m, tets: make([][]int32, nv)}
+	for v := range nv {
+		inc.tets[v] = all[start[v]:start[v+1]:start[v+1]]
 	}
 	return inc
 }
@@ -55,7 +78,9 @@ func (inc *incidence) addVertex(p geom.Vec, tag tetmesh.Tag) int32 {
 	m.Tags = append(m.Tags, tag)
 	inc.tets = append(inc.tets, nil)
 	v := int32(m.NumVertices() - 1)
-	inc.at[p] = v
+	if inc.at != nil {
+		inc.at[p] = v
+	}
 	return v
 }
 
@@ -168,7 +193,7 @@ func breakVoids(m *tetmesh.Mesh) int {
 	}
 	slices.Sort(edges)
 	edges = slices.Compact(edges)
-	inc := newIncidence(m)
+	inc := tetsAround(m)
 	for _, e := range edges {
 		vs := []int32{int32(e >> 32), int32(uint32(e))}
 		inc.splitAt(vs, inc.addVertex(centroid(m, vs), tetmesh.Interior))
@@ -181,8 +206,8 @@ func breakVoids(m *tetmesh.Mesh) int {
 		}
 	}
 	for t := 0; t < m.NumTets(); t++ {
-		q := slices.Clone(m.Tets[4*t : 4*t+4])
-		if isB(q[0]) && isB(q[1]) && isB(q[2]) && isB(q[3]) {
+		if q := m.Tets[4*t : 4*t+4]; isB(q[0]) && isB(q[1]) && isB(q[2]) && isB(q[3]) {
+			q = slices.Clone(q) // splitAt rewrites tet t
 			inc.splitAt(q, inc.addVertex(centroid(m, q), tetmesh.Interior))
 		}
 	}

@@ -1,6 +1,7 @@
 package stuffing
 
 import (
+	"runtime"
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -72,27 +73,45 @@ func classify(L *lattice, in *input) (w []float64, side []int8) {
 // latticeEdges returns the lattice's edges as adjacency lists, each
 // sorted: the neighbours of v are adj[start[v]:start[v+1]].
 func latticeEdges(L *lattice) (start, adj []int32) {
-	n := len(L.keys)
-	start = make([]int32, n+1)
-	for t := 0; t < len(L.tets); t += 4 {
-		for _, e := range tetmesh.TetEdges {
-			start[L.tets[t+e[0]]+1]++
-			start[L.tets[t+e[1]]+1]++
+	n, nt := len(L.keys), len(L.tets)/4
+	// Blocks of tets count and fill at once, each block's entries of a
+	// list after the earlier blocks'.
+	blocks := max(1, min(runtime.GOMAXPROCS(0), nt>>14))
+	span := func(b int) (int, int) { return b * nt / blocks, (b + 1) * nt / blocks }
+	at := make([][]int32, blocks) // per block and vertex: count, then where its entries go
+	parallelChunks(blocks, 1, func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			c := make([]int32, n)
+			x, y := span(b)
+			for _, v := range L.tets[4*x : 4*y] {
+				c[v] += 3 // each vertex of a tet has three of its edges
+			}
+			at[b] = c
 		}
-	}
-	for i := 0; i < n; i++ {
-		start[i+1] += start[i]
+	})
+	start = make([]int32, n+1)
+	for v := range n {
+		s := start[v]
+		for _, c := range at {
+			c[v], s = s, s+c[v]
+		}
+		start[v+1] = s
 	}
 	raw := make([]int32, start[n])
-	fill := slices.Clone(start[:n])
-	for t := 0; t < len(L.tets); t += 4 {
-		for _, e := range tetmesh.TetEdges {
-			a, b := L.tets[t+e[0]], L.tets[t+e[1]]
-			raw[fill[a]], raw[fill[b]] = b, a
-			fill[a]++
-			fill[b]++
+	parallelChunks(blocks, 1, func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			fill := at[b]
+			x, y := span(b)
+			for t := 4 * x; t < 4*y; t += 4 {
+				for _, e := range tetmesh.TetEdges {
+					u, w := L.tets[t+e[0]], L.tets[t+e[1]]
+					raw[fill[u]], raw[fill[w]] = w, u
+					fill[u]++
+					fill[w]++
+				}
+			}
 		}
-	}
+	})
 	// Sort each list (at once: they are disjoint), then deduplicate in
 	// place, compacting as we go.
 	parallelFor(n, func(lo, hi int) {

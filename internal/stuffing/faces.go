@@ -1,6 +1,8 @@
 package stuffing
 
 import (
+	"runtime"
+
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -17,10 +19,12 @@ func faceNeighbors(tets []int32, nv int) (nbr []int32, ok bool) {
 	n := len(tets)
 	keys := make([]uint64, n)
 	ids := make([]int32, n)
-	for i := 0; i < n; i++ {
-		t, f := i/4, tetmesh.TetFaces[i%4]
-		keys[i], ids[i] = faceKey(tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]), int32(i)
-	}
+	parallelFor(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			t, f := i/4, tetmesh.TetFaces[i%4]
+			keys[i], ids[i] = faceKey(tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]), int32(i)
+		}
+	})
 	radixSort(keys, ids)
 	nbr = make([]int32, n)
 	for i := range nbr {
@@ -48,7 +52,9 @@ func faceNeighbors(tets []int32, nv int) (nbr []int32, ok bool) {
 }
 
 // radixSort sorts keys ascending, permuting ids alike; equal keys keep
-// their order.
+// their order. Each pass counts and scatters blocks of the keys at once,
+// each block's share of a digit's slots following the earlier blocks', so
+// the result is the serial one.
 func radixSort(keys []uint64, ids []int32) {
 	n := len(keys)
 	if n == 0 {
@@ -58,24 +64,45 @@ func radixSort(keys []uint64, ids []int32) {
 	k2, i2 := make([]uint64, n), make([]int32, n)
 	// 11-bit digits: the counts stay in cache while the scatter runs.
 	const bits, mask = 11, 1<<11 - 1
-	var count [1 << bits]int
+	blocks := max(1, min(runtime.GOMAXPROCS(0), n>>16))
+	count := make([][1 << bits]int, blocks)
+	block := func(b int) (int, int) { return b * n / blocks, (b + 1) * n / blocks }
 	for shift := uint(0); shift < 64; shift += bits {
-		clear(count[:])
-		for _, k := range keys {
-			count[k>>shift&mask]++
+		parallelChunks(blocks, 1, func(lo, hi int) {
+			for b := lo; b < hi; b++ {
+				c := &count[b]
+				clear(c[:])
+				x, y := block(b)
+				for _, k := range keys[x:y] {
+					c[k>>shift&mask]++
+				}
+			}
+		})
+		first := 0
+		for b := range count {
+			first += count[b][keys[0]>>shift&mask]
 		}
-		if count[keys[0]>>shift&mask] == n {
+		if first == n {
 			continue // every key has this digit
 		}
 		sum := 0
-		for d := range count {
-			count[d], sum = sum, sum+count[d]
+		for d := range 1 << bits {
+			for b := range count {
+				count[b][d], sum = sum, sum+count[b][d]
+			}
 		}
-		for i, k := range keys {
-			d := k >> shift & mask
-			k2[count[d]], i2[count[d]] = k, ids[i]
-			count[d]++
-		}
+		parallelChunks(blocks, 1, func(lo, hi int) {
+			for b := lo; b < hi; b++ {
+				c := &count[b]
+				x, y := block(b)
+				for i := x; i < y; i++ {
+					k := keys[i]
+					d := k >> shift & mask
+					k2[c[d]], i2[c[d]] = k, ids[i]
+					c[d]++
+				}
+			}
+		})
 		keys, k2 = k2, keys
 		ids, i2 = i2, ids
 	}

@@ -1,6 +1,9 @@
 package stuffing
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -31,6 +34,43 @@ func TestRadixSort(t *testing.T) {
 	radixSort(keys, ids)
 	if !slices.IsSorted(keys) || !slices.Equal(ids, []int32{5, 2, 4, 0, 6, 1, 3}) {
 		t.Errorf("got %v %v", keys, ids)
+	}
+}
+
+// Sorted in blocks at once (more than 1<<16 keys per block), the keys
+// and ids come out as a stable sort leaves them, whatever GOMAXPROCS.
+func TestRadixSortBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 300_000
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = rng.Uint64() >> (rng.IntN(4) * 20) // many equal high digits
+		if i%7 == 0 {
+			keys[i] = keys[i/2] // duplicates
+		}
+	}
+	want := make([]int32, n)
+	for i := range want {
+		want[i] = int32(i)
+	}
+	slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(keys[a], keys[b]) })
+	for _, procs := range []int{1, 2, 4} {
+		k, ids := slices.Clone(keys), make([]int32, n)
+		for i := range ids {
+			ids[i] = int32(i)
+		}
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			radixSort(k, ids)
+		}()
+		if !slices.Equal(ids, want) {
+			t.Errorf("GOMAXPROCS %d: ids differ from a stable sort", procs)
+		}
+		for i, id := range ids {
+			if k[i] != keys[id] {
+				t.Fatalf("GOMAXPROCS %d: key %d is %d, want %d", procs, i, k[i], keys[id])
+			}
+		}
 	}
 }
 

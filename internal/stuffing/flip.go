@@ -431,8 +431,12 @@ func (inc *incidence) splitNear(t int32) bool {
 	if best < 0 {
 		return false
 	}
-	st, _ := inc.splitStar(cands[best])
-	at, _ := inc.trySplit(st, cands[best])
+	// The split made relocates its vertex in the tet order the later
+	// trials left; only if that changed does it search again.
+	at := trials[best].at
+	if st, _ := inc.splitStar(cands[best]); !st.same(stars[best]) {
+		at, _ = inc.trySplit(st, cands[best])
+	}
 	inc.splitAt(cands[best], inc.addVertex(at, tetmesh.Interior))
 	return true
 }

@@ -165,7 +165,9 @@ func measure(lc *locator, m *tetmesh.Mesh, tris []int32, onTri []int32, tol floa
 	ms := &measurement{lc: lc, m: m, tris: tris, onTri: onTri, tol: tol,
 		outIndex: trisearch.New(m.Positions, tris),
 		in:       make([]inResult, lc.in.numTris()), out: make([]outResult, len(tris)/3)}
-	parallelFor(len(ms.in), func(lo, hi int) {
+	// Input triangles differ in size, and so in samples, by orders of
+	// magnitude: small chunks keep both cores busy to the end.
+	parallelChunks(len(ms.in), 16, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			ms.in[t] = ms.inputTri(int32(t))
 		}

@@ -245,6 +245,12 @@ func (mq *meshQuality) starOf(v int32) *star {
 	return st
 }
 
+// same reports whether stars st and o have the same tets in the same
+// order, so that a search gives the same result in both.
+func (st *star) same(o *star) bool {
+	return slices.Equal(st.corners, o.corners) && slices.Equal(st.slot, o.slot)
+}
+
 // worst returns the largest dihedral cosine of the star's tets with the
 // centre at p, or some cosine above bound once one exceeds it. Most trial
 // points of a search fail on the tet that failed the one before, so that

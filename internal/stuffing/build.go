@@ -396,9 +396,11 @@ func (d *draft) compact() (*tetmesh.Mesh, *meshInfo) {
 		info.onTri = append(info.onTri, d.onTri[v])
 	}
 	m.Tets = make([]int32, len(d.tets))
-	for i, v := range d.tets {
-		m.Tets[i] = id[v]
-	}
+	parallelFor(len(d.tets), func(lo, hi int) {
+		for i, v := range d.tets[lo:hi] {
+			m.Tets[lo+i] = id[v]
+		}
+	})
 	info.tris = make([]int32, len(d.tris))
 	for i, v := range d.tris {
 		info.tris[i] = id[v]

@@ -117,10 +117,18 @@ func newLattice(o *octree) *lattice {
 			}
 		}
 	})
-	for _, part := range parts {
-		L.tets = append(L.tets, part.tets...)
-		L.tetLeaf = append(L.tetLeaf, part.leaf...)
+	// Joined in leaf order, each run copied to its place at once.
+	at := make([]int, len(parts)+1)
+	for r, part := range parts {
+		at[r+1] = at[r] + len(part.leaf)
 	}
+	L.tets, L.tetLeaf = make([]int32, 4*at[len(parts)]), make([]int32, at[len(parts)])
+	parallelChunks(len(parts), 1, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			copy(L.tets[4*at[r]:], parts[r].tets)
+			copy(L.tetLeaf[at[r]:], parts[r].leaf)
+		}
+	})
 	return L
 }
 

@@ -2,6 +2,7 @@ package stuffing
 
 import (
 	"math"
+	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
@@ -148,20 +149,34 @@ func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32) *draf
 			}
 		}
 	})
-	for _, part := range parts {
-		base := int32(len(d.pos) / 3)
-		for _, v := range part.tets {
-			if v < 0 {
-				v = base - v - 1
-			}
-			d.tets = append(d.tets, v)
-		}
-		d.pos = append(d.pos, part.steiner...)
-		for range len(part.steiner) / 3 {
-			d.lat = append(d.lat, -1)
-			d.onTri = append(d.onTri, notOnSurface)
-		}
+	// Where each run's tets and Steiner points go; then the runs are
+	// copied there at once.
+	type offset struct{ tets, verts int }
+	at := make([]offset, len(parts)+1)
+	at[0].verts = len(d.pos) / 3
+	for r, part := range parts {
+		at[r+1] = offset{at[r].tets + len(part.tets), at[r].verts + len(part.steiner)/3}
 	}
+	nv := at[len(parts)].verts
+	d.tets = make([]int32, at[len(parts)].tets)
+	d.pos = slices.Grow(d.pos, 3*nv-len(d.pos))[:3*nv]
+	d.lat = slices.Grow(d.lat, nv-len(d.lat))[:nv]
+	d.onTri = slices.Grow(d.onTri, nv-len(d.onTri))[:nv]
+	parallelChunks(len(parts), 1, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			base := int32(at[r].verts)
+			for i, v := range parts[r].tets {
+				if v < 0 {
+					v = base - v - 1
+				}
+				d.tets[at[r].tets+i] = v
+			}
+			copy(d.pos[3*at[r].verts:], parts[r].steiner)
+			for v := at[r].verts; v < at[r+1].verts; v++ {
+				d.lat[v], d.onTri[v] = -1, notOnSurface
+			}
+		}
+	})
 	return d
 }
 

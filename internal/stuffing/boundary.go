@@ -92,14 +92,29 @@ func boundaryAmong(tets []int32, nv int, on func(v int32) bool) []int32 {
 		tris, _ := boundaryOf(tets, nv)
 		return tris
 	}
+	// Faces found in runs at once, joined in order.
+	const run = 1 << 16
+	type found struct {
+		keys []uint64
+		ids  []int32
+	}
+	parts := make([]found, (len(tets)+run-1)/run)
+	parallelChunks(len(parts), 1, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			part := &parts[r]
+			for i := r * run; i < min((r+1)*run, len(tets)); i++ {
+				t, f := i/4, tetmesh.TetFaces[i%4]
+				a, b, c := tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]
+				if on(a) && on(b) && on(c) {
+					part.keys, part.ids = append(part.keys, faceKey(a, b, c)), append(part.ids, int32(i))
+				}
+			}
+		}
+	})
 	var keys []uint64
 	var ids []int32
-	for i := range len(tets) {
-		t, f := i/4, tetmesh.TetFaces[i%4]
-		a, b, c := tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]
-		if on(a) && on(b) && on(c) {
-			keys, ids = append(keys, faceKey(a, b, c)), append(ids, int32(i))
-		}
+	for _, part := range parts {
+		keys, ids = append(keys, part.keys...), append(ids, part.ids...)
 	}
 	radixSort(keys, ids)
 	var faces []int32

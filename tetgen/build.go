@@ -225,26 +225,11 @@ func (e *recoveryError) Error() string { return e.err.Error() }
 func (e *recoveryError) Unwrap() error { return e.err }
 
 func build(s *format.Surface, opt Options, conforming bool) (*Mesh, *Report, error) {
-	ms := &mesher{opt: opt, conforming: conforming, rep: &Report{InputVertices: s.NumVertices(), InputTriangles: s.NumTriangles()}}
-	ms.rep.ConformingRecovery = conforming
-	ms.rep.InputVolume = enclosedVolume(s)
-	stages := []struct {
-		name string
-		run  func() error
-	}{
-		{"delaunay", func() error { return ms.initialize(s) }},
-		{"boundary recovery", ms.recoverSurface},
-		{"carve", ms.carve},
-		{"points", ms.insertPoints},
-		{"refine", ms.refine},
-		{"voids", ms.splitVoids},
-		{"core slivers", ms.splitCoreSlivers},
-		{"optimize", ms.optimize},
-		{"slivers", ms.removeSlivers},
-	}
+	ms, stages := newMesher(s, opt, conforming)
 	for _, st := range stages {
 		ms.stage(st.name)
-		if err := st.run(); err != nil {
+		err := st.run()
+		if err != nil {
 			return nil, nil, err
 		}
 	}
@@ -255,6 +240,30 @@ func build(s *format.Surface, opt Options, conforming bool) (*Mesh, *Report, err
 	ms.rep.Volume = mesh.Volume()
 	ms.rep.Quality = measureQuality(mesh)
 	return mesh, ms.rep, nil
+}
+
+// meshStage is one stage of the mesher.
+type meshStage struct {
+	name string
+	run  func() error
+}
+
+// newMesher returns a mesher for s and its stages, to be run in order.
+func newMesher(s *format.Surface, opt Options, conforming bool) (*mesher, []meshStage) {
+	ms := &mesher{opt: opt, conforming: conforming, rep: &Report{InputVertices: s.NumVertices(), InputTriangles: s.NumTriangles()}}
+	ms.rep.ConformingRecovery = conforming
+	ms.rep.InputVolume = enclosedVolume(s)
+	return ms, []meshStage{
+		{"delaunay", func() error { return ms.initialize(s) }},
+		{"boundary recovery", ms.recoverSurface},
+		{"carve", ms.carve},
+		{"points", ms.insertPoints},
+		{"refine", ms.refine},
+		{"voids", ms.splitVoids},
+		{"core slivers", ms.splitCoreSlivers},
+		{"optimize", ms.optimize},
+		{"slivers", ms.removeSlivers},
+	}
 }
 
 func checkOptions(opt *Options) error {

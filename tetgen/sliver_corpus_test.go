@@ -146,7 +146,7 @@ var corpusQuality = []struct {
 	{"lib3mf_helix.stl", 14.9, false},
 	{"openscad-testing_issue1580-back-to-back.stl", 25, false},
 	{"matgeom_mushroom.off", 12.4, false},
-	{"yade_baraban.stl", 4.1, false},
+	{"yade_baraban.stl", 3.5, false}, // 4.1 while void splits could put points on its planar walls
 	{"openscad_example001.stl", 2.5, true},
 	{"gmsh_lever.stl", 0.98, true},
 	{"cura_pbr3d_g1_buildplate.stl", 0.42, true},

@@ -11,14 +11,16 @@ import (
 // Zero-pressure voids. ε is 0 at every boundary vertex, so a tet whose
 // four vertices are on the boundary, an interior face whose three are, or
 // an interior edge whose two are, is a region of zero pressure inside the
-// body. splitVoids removes them by inserting interior Steiner points: the
-// centroid of such a tet, face or the midpoint of such an edge lies
-// strictly inside the body and strictly inside the circumsphere of every
-// tet that has the simplex, so inserting it destroys the simplex, and
-// insertion never creates an edge between two old vertices. Likewise for
-// the core: a tet, face or edge of the body (outside the core) whose
-// vertices all lie on the core surface is split, so that ε = 1 stays on
-// the core.
+// body. splitVoids removes them by inserting interior Steiner points.
+// In a coarse mesh the point is the simplex's centre, by Delaunay
+// insertion: it lies strictly inside the circumsphere of every tet that
+// has the simplex, so inserting it destroys the simplex, and insertion
+// never creates an edge between two old vertices. A refined mesh also
+// has simplices flat against the surface, whose centre is on it (see
+// splitVoidCentred): there the point goes off the surface, by a forced
+// insertion. Likewise for the core: a tet, face or edge of the body
+// (outside the core) whose vertices all lie on the core surface is split,
+// so that ε = 1 stays on the core.
 //
 // Tets go first, then faces, then edges, rescanning after each kind: one
 // point in the middle of a tet usually clears many faces and edges, which
@@ -32,7 +34,6 @@ type voidSimplex struct {
 }
 
 func (ms *mesher) splitVoids() error {
-	m := ms.m
 	for round := 0; ; round++ {
 		found := ms.findVoids()
 		if len(found) == 0 {
@@ -46,25 +47,27 @@ func (ms *mesher) splitVoids() error {
 			if at < 0 {
 				continue
 			}
+			v := int32(-1)
 			if !ms.opt.Coarse {
-				if v := ms.splitVoidCentred(sx); v >= 0 {
-					ms.tagSteiner(v)
-					ms.rep.VoidSplits++
-					continue
+				v = ms.splitVoidCentred(sx, false)
+			}
+			// The centre, but off the surface first if the simplex lies
+			// flat on it: the centre may then be on the surface.
+			flat := !ms.opt.Coarse && ms.flatHolders(sx)
+			if v < 0 && flat {
+				if v = ms.splitVoidCentred(sx, true); v < 0 {
+					v = ms.forceVoid(sx, at, voidFloorSine)
 				}
 			}
-			var c geom.Vec
-			for _, v := range sx.v[:sx.n] {
-				c = geom.Add(c, m.pos(v))
+			if v < 0 {
+				v = ms.splitVoidAtCentre(sx, at)
 			}
-			c = geom.Scale(1/float64(sx.n), c)
-			v := ms.addVertex(c, vVolume, -1, onNone)
-			if st, _ := ms.insertInside(v, at); st != inserted {
-				ms.popVertex()
-				if v = ms.forceVoid(sx, at); v < 0 {
-					p := m.pos(sx.v[0])
-					return fmt.Errorf("tetgen: cannot split a zero-pressure %s at (%g, %g, %g)",
-						[5]string{"", "", "edge", "face", "tet"}[sx.n], p[0], p[1], p[2])
+			if v < 0 && !ms.opt.Coarse && !flat {
+				v = ms.splitVoidCentred(sx, true)
+			}
+			if v < 0 {
+				if v = ms.forceVoid(sx, at, 0); v < 0 {
+					return ms.voidError(sx)
 				}
 			}
 			ms.tagSteiner(v)
@@ -73,90 +76,180 @@ func (ms *mesher) splitVoids() error {
 	}
 }
 
+// flatHolders reports whether a tet that has the simplex is flat: its
+// centre may then lie on the surface.
+func (ms *mesher) flatHolders(sx voidSimplex) bool {
+	m := ms.m
+	for _, t := range ms.holders(sx) {
+		q := m.tet(t)
+		if minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])) < voidFloorSine {
+			return true
+		}
+	}
+	return false
+}
+
+// splitVoidAtCentre splits a zero-pressure simplex by a
+// Delaunay insertion of its centre. It returns the new vertex, or −1.
+func (ms *mesher) splitVoidAtCentre(sx voidSimplex, at int32) int32 {
+	m := ms.m
+	var c geom.Vec
+	for _, v := range sx.v[:sx.n] {
+		c = geom.Add(c, m.pos(v))
+	}
+	v := ms.addVertex(geom.Scale(1/float64(sx.n), c), vVolume, -1, onNone)
+	if st, _ := ms.insertInside(v, at); st != inserted {
+		ms.popVertex()
+		return -1
+	}
+	return v
+}
+
+// voidError says which zero-pressure simplex could not be split.
+func (ms *mesher) voidError(sx voidSimplex) error {
+	p := ms.m.pos(sx.v[0])
+	return fmt.Errorf("tetgen: cannot split a zero-pressure %s at (%g, %g, %g)",
+		[5]string{"", "", "edge", "face", "tet"}[sx.n], p[0], p[1], p[2])
+}
+
 // voidMinSine is the smallest dihedral sine (about 6°) a void split aims
 // for in its new tets: a point on a flat region next to the surface makes
 // flat tets on the subfaces below it that no smoothing mends.
 const voidMinSine = 0.1
 
+// voidFloorSine is the smallest dihedral sine (about 0.06°) a void split
+// accepts at all while any candidate meets it. Coplanar facets (the
+// triangles of a planar wall) meeting at a subsegment hold flat tets of
+// four wall vertices, flat to rounding (sines near 1e−15): a point in the
+// middle of such tets lies on the wall, and the tets it makes on the
+// wall's subfaces are as flat, with faces of three wall vertices in the
+// wall's plane that no later point can split.
+const voidFloorSine = 1e-9
+
+// voidCandidate is a point a void split may insert and the tets it must
+// replace.
+type voidCandidate struct {
+	p      geom.Vec
+	region []int32
+}
+
 // splitVoidCentred splits a zero-pressure simplex in a refined mesh at the
 // centroid of the vertices of the tets that have it — in the middle of
 // the region that changes rather than on the simplex, which may hug the
-// surface — by a forced insertion replacing those tets. It returns the new
-// vertex, or −1.
-func (ms *mesher) splitVoidCentred(sx voidSimplex) int32 {
-	m := ms.m
+// surface — by a forced insertion replacing those tets, or else just
+// inside the surface below the simplex. It returns the new vertex, or −1.
+func (ms *mesher) splitVoidCentred(sx voidSimplex, offWall bool) int32 {
 	holders := ms.holders(sx)
 	// First the holders with their neighbours: a simplex on a gently
 	// curved surface has flat holders, and a point in the middle of them
 	// alone would make flat tets on the subfaces below it.
-	wide := slices.Clone(holders)
-	for _, t := range holders {
-		for k := int32(0); k < 4; k++ {
-			if n := m.c[t<<3|4|k]; n >= 0 && !slices.Contains(wide, n>>2) {
-				wide = append(wide, n>>2)
-			}
+	wide := ms.withNeighbours(holders)
+	around := []voidCandidate{{ms.tetsCentroid(wide), wide}, {ms.tetsCentroid(holders), holders}}
+	var off []voidCandidate
+	for _, p := range ms.offWallPoints(sx, holders, true) {
+		off = append(off, voidCandidate{p, holders})
+	}
+	near := ms.withNeighbours(wide)
+	// A point that makes only fat tets first, then any that is not flat.
+	// In the middle of the holders with a Delaunay cavity first; then off
+	// the wall, and replacing only the tets the point must: flat tets
+	// nearby have huge circumspheres, and a Delaunay cavity swallows the
+	// whole stack of them.
+	type attempt struct {
+		cands         []voidCandidate
+		off, conflict bool
+		floor         float64
+	}
+	tries := []attempt{{around, false, true, voidMinSine}, {around, false, true, voidFloorSine}}
+	if offWall {
+		tries = []attempt{
+			{off, true, false, voidMinSine}, {around, false, false, voidMinSine},
+			{off, true, false, voidFloorSine}, {around, false, false, voidFloorSine},
 		}
 	}
-	// A point that makes only fat tets first, then any valid one.
-	for _, try := range []struct {
-		region  []int32
-		minSine float64
-	}{{wide, voidMinSine}, {holders, voidMinSine}, {wide, 0}, {holders, 0}} {
-		region := try.region
-		var c geom.Vec
-		n := 0
-		seen := map[int32]bool{}
-		for _, t := range region {
-			for _, u := range m.tet(t) {
-				if !seen[u] {
-					seen[u] = true
-					c = geom.Add(c, m.pos(u))
-					n++
-				}
+	for _, try := range tries {
+		for _, c := range try.cands {
+			v := ms.addVertex(c.p, vVolume, -1, onNone)
+			// Off the wall, only a point inside the body nearby: on its
+			// side of the wall, as the exact orientation of the point
+			// says.
+			t := holders[0]
+			if try.off {
+				t = ms.containing(v, near)
 			}
+			if t >= 0 && ms.insertForced(v, t, c.region, try.conflict, try.floor) == inserted {
+				return v
+			}
+			ms.popVertex()
 		}
-		v := ms.addVertex(geom.Scale(1/float64(n), c), vVolume, -1, onNone)
-		if ms.insertForced(v, holders[0], region, true, try.minSine) == inserted {
-			return v
-		}
-		ms.popVertex()
 	}
 	return -1
 }
 
-// forceVoid removes a zero-pressure simplex too flat for a point inside it:
-// it inserts the centroid of a fat tet nearby, replacing every tet that
-// has the simplex (insertForced). It returns the new vertex, or −1.
-func (ms *mesher) forceVoid(sx voidSimplex, at int32) int32 {
+// withNeighbours returns the tets and their neighbours across faces that
+// are not subfaces.
+func (ms *mesher) withNeighbours(tets []int32) []int32 {
 	m := ms.m
-	holders := ms.holders(sx)
-	// Candidates: the holders and their neighbours, fattest first.
-	cand := append([]int32(nil), holders...)
-	for _, t := range holders {
+	out := slices.Clone(tets)
+	for _, t := range tets {
 		for k := int32(0); k < 4; k++ {
-			if n := m.c[t<<3|4|k]; n >= 0 && !slices.Contains(cand, n>>2) {
-				cand = append(cand, n>>2)
+			if n := m.c[t<<3|4|k]; n >= 0 && !slices.Contains(out, n>>2) {
+				out = append(out, n>>2)
 			}
 		}
 	}
-	vol := func(t int32) float64 {
-		q := m.tet(t)
-		return geom.TetVolume(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
-	}
-	slices.SortStableFunc(cand, func(a, b int32) int {
-		va, vb := vol(a), vol(b)
-		switch {
-		case va > vb:
-			return -1
-		case va < vb:
-			return 1
+	return out
+}
+
+// containing returns one of the tets that has vertex v inside or on its
+// boundary, or −1.
+func (ms *mesher) containing(v int32, tets []int32) int32 {
+	m := ms.m
+next:
+	for _, t := range tets {
+		for k := 0; k < 4; k++ {
+			if m.orientFace(t, k, v) > 0 {
+				continue next
+			}
 		}
-		return 0
-	})
-	var points []geom.Vec
-	// First, points just inside the surface next to the simplex: below
-	// the centre of the holders' subfaces (a flat tet under a saddle-shaped
-	// pair of subfaces must be seen from there).
+		return t
+	}
+	return -1
+}
+
+// tetsCentroid returns the centroid of the distinct vertices of the tets.
+func (ms *mesher) tetsCentroid(tets []int32) geom.Vec {
+	m := ms.m
+	var c geom.Vec
+	n := 0
+	seen := map[int32]bool{}
+	for _, t := range tets {
+		for _, u := range m.tet(t) {
+			if !seen[u] {
+				seen[u] = true
+				c = geom.Add(c, m.pos(u))
+				n++
+			}
+		}
+	}
+	return geom.Scale(1/float64(n), c)
+}
+
+// offWallFractions are the distances of offWallPoints from the simplex,
+// as fractions of the holders' size.
+var offWallFractions = []float64{0.3, 0.15, 0.05}
+
+// offWallPoints returns points off the surface next to the simplex,
+// nearest last: its centre moved against the mean normal of the holders'
+// subfaces (into the body) by fractions of the holders' size, then, with
+// plane, either way along the normal of the simplex's own plane. A flat tet under
+// a saddle-shaped pair of subfaces must be seen from there, and so must a
+// stack of flat tets on a planar wall (coplanar facets meeting at
+// subsegments hold them, flat to rounding), whose faces need not be
+// subfaces at all; which side is inside, the exact location of the point
+// decides.
+func (ms *mesher) offWallPoints(sx voidSimplex, holders []int32, plane bool) []geom.Vec {
+	m := ms.m
 	var c, n geom.Vec
 	size := 0.0
 	for _, t := range holders {
@@ -176,22 +269,65 @@ func (ms *mesher) forceVoid(sx voidSimplex, at int32) int32 {
 		c = geom.Add(c, m.pos(u))
 	}
 	c = geom.Scale(1/float64(sx.n), c)
+	var out []geom.Vec
 	if ln := geom.Norm(n); ln > 0 {
 		// The faces point out of their tets, into the surface's outside.
-		for _, d := range []float64{0.3, 0.15, 0.05} {
-			points = append(points, geom.Add(c, geom.Scale(-d*size/ln, n)))
+		for _, d := range offWallFractions {
+			out = append(out, geom.Add(c, geom.Scale(-d*size/ln, n)))
 		}
 	}
-	for _, t := range cand {
-		var cc geom.Vec
-		for _, u := range m.tet(t) {
-			cc = geom.Add(cc, m.pos(u))
+	if !plane {
+		return out
+	}
+	// The simplex's plane: its largest face's.
+	var pn geom.Vec
+	if sx.n >= 3 {
+		for k := 0; k < sx.n-2; k++ {
+			a, b, cc := m.pos(sx.v[k]), m.pos(sx.v[(k+1)%sx.n]), m.pos(sx.v[(k+2)%sx.n])
+			if fn := geom.Cross(geom.Sub(b, a), geom.Sub(cc, a)); geom.Norm(fn) > geom.Norm(pn) {
+				pn = fn
+			}
 		}
-		points = append(points, geom.Scale(0.25, cc))
+	}
+	if ln := geom.Norm(pn); ln > 0 {
+		for _, d := range offWallFractions {
+			out = append(out, geom.Add(c, geom.Scale(d*size/ln, pn)), geom.Add(c, geom.Scale(-d*size/ln, pn)))
+		}
+	}
+	return out
+}
+
+// forceVoid removes a zero-pressure simplex too flat for a point inside it:
+// it inserts a point just inside the surface below it or the centroid of
+// a fat tet nearby, replacing every tet that has the simplex
+// (insertForced), preferring points that make no flat tet. It returns the
+// new vertex, or −1.
+func (ms *mesher) forceVoid(sx voidSimplex, at int32, floor float64) int32 {
+	m := ms.m
+	holders := ms.holders(sx)
+	// Candidates: the holders and their neighbours, fattest first.
+	cand := ms.withNeighbours(holders)
+	vol := func(t int32) float64 {
+		q := m.tet(t)
+		return geom.TetVolume(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+	}
+	slices.SortStableFunc(cand, func(a, b int32) int {
+		va, vb := vol(a), vol(b)
+		switch {
+		case va > vb:
+			return -1
+		case va < vb:
+			return 1
+		}
+		return 0
+	})
+	points := ms.offWallPoints(sx, holders, false)
+	for _, t := range cand {
+		points = append(points, ms.tetsCentroid([]int32{t}))
 	}
 	for _, p := range points {
 		v := ms.addVertex(p, vVolume, -1, onNone)
-		if ms.insertForced(v, at, holders, true, 0) == inserted {
+		if ms.insertForced(v, at, holders, true, floor) == inserted {
 			return v
 		}
 		ms.popVertex()

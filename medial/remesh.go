@@ -15,35 +15,161 @@ import (
 // short edges collapsed, edges flipped to Delaunay where the surface is
 // flat across them, vertices relaxed along the surface; vertices on
 // creases (edges where the surface turns by more than 30°) stay put, so a
-// sharp edge of an offset box stays sharp. Every new or
+// sharp edge of an offset box stays sharp, but a crease line may lose
+// vertices along its course (contours of unions of balls are creased
+// wherever two balls meet, with short edges along the creases that
+// otherwise never coarsen). Every new or
 // moved vertex is put back on the level set by project, so a planar part
 // of it stays exactly planar. Marching-tetrahedra triangles are often
 // slivers, which a Delaunay mesher would refine to dust around them.
 func remesh(s *format.Surface, length func(p geom.Vec) float64, project func(p, n geom.Vec, l float64) geom.Vec, rounds int) *format.Surface {
 	m := &triMesh{pos: slices.Clone(s.Positions), tris: slices.Clone(s.Triangles)}
+	m.frozen = make([]bool, len(m.pos)/3)
 	// Each round splits or collapses at most one edge per neighbourhood, so
 	// coarsening by a factor k takes about log2(k²) rounds; go on until a
-	// round changes no edge count, after at least minRounds (for the
+	// round changes almost no edge count, after at least minRounds (for the
 	// relaxation) and at most rounds.
+	//
+	// Where two sheets of the level set come closer than the target edge
+	// (thin parts of a core, folds where balls meet) a round can make the
+	// surface cross or fold onto itself, which the exact mesher refuses or
+	// cannot recover. Such a round is undone and done again with the
+	// vertices around the offending triangles frozen, until it is clean;
+	// the surface stays clean after every round and coarsens everywhere
+	// else (openscad_example001's core: 94 544 contour triangles, remeshed
+	// before to 35 k crossing in 86 pairs and so dropped; now 22 k).
 	for i := range rounds {
-		n := m.split(length, project) + m.collapse(length, project)
-		m.flip()
-		m.relax(length, project)
-		if n == 0 && i+1 >= minRemeshRounds {
+		prev := m.clone()
+		var n int
+		for try := 0; ; try++ {
+			n = m.round(length, project)
+			bad := m.crossing()
+			if len(bad) == 0 {
+				break
+			}
+			if try == remeshRetries || !prev.freeze(bad, m) {
+				return prev.surface()
+			}
+			m = prev.clone()
+		}
+		if n <= m.live()/remeshSettled && i+1 >= minRemeshRounds {
 			break
 		}
 	}
 	return m.surface()
 }
 
+// remeshRetries bounds how often one remeshing round is done again with
+// more vertices frozen; remeshSettled: a round that changes fewer than
+// one edge in this many triangles ends remeshing.
+const remeshRetries, remeshSettled = 8, 1000
+
+// round is one round of remeshing; it returns the number of edges split
+// or collapsed.
+func (m *triMesh) round(length func(p geom.Vec) float64, project func(p, n geom.Vec, l float64) geom.Vec) int {
+	n := m.split(length, project) + m.collapse(length, project)
+	m.flip()
+	m.relax(length, project)
+	return n
+}
+
+func (m *triMesh) clone() *triMesh {
+	return &triMesh{pos: slices.Clone(m.pos), tris: slices.Clone(m.tris), frozen: slices.Clone(m.frozen)}
+}
+
+// live counts the live triangles.
+func (m *triMesh) live() int {
+	n := 0
+	for t := 0; t < len(m.tris); t += 3 {
+		if m.tris[t] >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// foldCos: triangles on an edge whose normals turn by more than 150°
+// (facets meeting at less than 30°) make a fold, which the exact mesher
+// needs ever more Steiner points to recover (openscad_example001's core
+// surface failed at 2 M).
+var foldCos = math.Cos(150 * math.Pi / 180)
+
+// crossing returns the triangles of m that take part in the first
+// self-intersections format.Diagnose lists, and those on fold edges not
+// wholly frozen (folds of the contour itself stay once frozen); none if
+// there are neither.
+func (m *triMesh) crossing() []int32 {
+	var bad []int32
+	for _, e := range m.edges() {
+		n0, n1 := m.normal(e.t0), m.normal(e.t1)
+		if geom.Dot(n0, n1) < foldCos*geom.Norm(n0)*geom.Norm(n1) &&
+			!(m.frozen[e.a] && m.frozen[e.b] && m.frozen[m.opposite(e.t0, e.a, e.b)] && m.frozen[m.opposite(e.t1, e.a, e.b)]) {
+			bad = append(bad, e.t0, e.t1)
+		}
+	}
+	var idx []int32 // live triangle → triangle of m
+	s := &format.Surface{Positions: m.pos}
+	for t := 0; t < len(m.tris); t += 3 {
+		if m.tris[t] >= 0 {
+			idx = append(idx, int32(t/3))
+			s.Triangles = append(s.Triangles, m.tris[t:t+3]...)
+		}
+	}
+	for _, p := range format.Diagnose(s).SelfIntersections {
+		bad = append(bad, idx[p[0]], idx[p[1]])
+	}
+	return bad
+}
+
+// freeze marks frozen, in m, the vertices within two rings of the
+// triangles bad of after, a later state of m (vertices after added are
+// not in m, their neighbours are). It reports whether any vertex was
+// newly frozen.
+func (m *triMesh) freeze(bad []int32, after *triMesh) bool {
+	ring := after.rings()
+	mark := map[int32]bool{}
+	for _, t := range bad {
+		for _, v := range after.tris[3*t : 3*t+3] {
+			mark[v] = true
+		}
+	}
+	for range 2 {
+		var grow []int32
+		for v := range mark {
+			grow = append(grow, after.neighbours(ring[v], v)...)
+		}
+		for _, v := range grow {
+			mark[v] = true
+		}
+	}
+	changed := false
+	for v := range mark {
+		if int(v) < len(m.frozen) && !m.frozen[v] {
+			m.frozen[v], changed = true, true
+		}
+	}
+	return changed
+}
+
 // triMesh is a triangle surface under edit; a dead triangle has its first
 // index −1.
 type triMesh struct {
-	pos  []float64
-	tris []int32
+	pos    []float64
+	tris   []int32
+	frozen []bool // per vertex: no edit may touch it (see remesh)
 }
 
 func (m *triMesh) p(v int32) geom.Vec { return geom.At(m.pos, v) }
+
+// isFrozen reports whether any of vs is frozen.
+func (m *triMesh) isFrozen(vs ...int32) bool {
+	for _, v := range vs {
+		if m.frozen[v] {
+			return true
+		}
+	}
+	return false
+}
 
 // edgeRef is an undirected edge a < b and the triangles on either side.
 type edgeRef struct {
@@ -124,7 +250,7 @@ func (m *triMesh) split(length func(geom.Vec) float64, project func(p, n geom.Ve
 	busy := map[int32]bool{}
 	for _, e := range cs {
 		cv, dv := m.opposite(e.t0, e.a, e.b), m.opposite(e.t1, e.a, e.b)
-		if busy[e.a] || busy[e.b] || busy[cv] || busy[dv] {
+		if busy[e.a] || busy[e.b] || busy[cv] || busy[dv] || m.isFrozen(e.a, e.b, cv, dv) {
 			continue
 		}
 		busy[e.a], busy[e.b], busy[cv], busy[dv] = true, true, true, true
@@ -137,6 +263,7 @@ func (m *triMesh) split(length func(geom.Vec) float64, project func(p, n geom.Ve
 		q := project(mid, n, math.Sqrt(geom.Dist2(a, b)))
 		v := int32(len(m.pos) / 3)
 		m.pos = append(m.pos, q[:]...)
+		m.frozen = append(m.frozen, false)
 		// t0 = (a, b, c) in some rotation becomes (a, v, c) and (v, b, c);
 		// t1 = (b, a, d) becomes (b, v, d) and (v, a, d).
 		m.setTri(e.t0, e.a, v, cv)
@@ -183,10 +310,27 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 	ring := m.rings()
 	normals := m.vertexNormals()
 	crease := m.creases(es)
+	degree := m.creaseDegrees(es)
 	busy := map[int32]bool{}
 	for _, e := range m.candidates(es, length, func(rel float64) bool { return rel < 4.0/5 }) {
-		if busy[e.a] || busy[e.b] || m.tris[3*e.t0] < 0 || m.tris[3*e.t1] < 0 || crease[e.a] && crease[e.b] {
+		if busy[e.a] || busy[e.b] || m.tris[3*e.t0] < 0 || m.tris[3*e.t1] < 0 || m.isFrozen(e.a, e.b) {
 			continue
+		}
+		// Crease vertices stay put, except that a crease edge may shorten
+		// into an end: the other end, on no other crease, merges into it
+		// and the crease line keeps its course.
+		fixA, fixB := crease[e.a], crease[e.b]
+		if fixA && fixB {
+			switch {
+			case !m.creaseEdge(e):
+				continue
+			case degree[e.b] == 2:
+				fixB = false
+			case degree[e.a] == 2:
+				fixA = false
+			default:
+				continue
+			}
 		}
 		// Link condition: a and b share exactly the neighbours c and d.
 		na, nb := m.neighbours(ring[e.a], e.a), m.neighbours(ring[e.b], e.b)
@@ -206,9 +350,9 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 		a, b := m.p(e.a), m.p(e.b)
 		var q geom.Vec
 		switch {
-		case crease[e.a]:
+		case fixA:
 			q = a
-		case crease[e.b]:
+		case fixB:
 			q = b
 		default:
 			q = project(geom.Scale(0.5, geom.Add(a, b)), n, math.Sqrt(geom.Dist2(a, b)))
@@ -274,12 +418,29 @@ var creaseCosRemesh = math.Cos(30 * math.Pi / 180)
 func (m *triMesh) creases(es []edgeRef) []bool {
 	c := make([]bool, len(m.pos)/3)
 	for _, e := range es {
-		n0, n1 := m.normal(e.t0), m.normal(e.t1)
-		if geom.Dot(n0, n1) < creaseCosRemesh*geom.Norm(n0)*geom.Norm(n1) {
+		if m.creaseEdge(e) {
 			c[e.a], c[e.b] = true, true
 		}
 	}
 	return c
+}
+
+// creaseEdge reports whether e is a crease edge.
+func (m *triMesh) creaseEdge(e edgeRef) bool {
+	n0, n1 := m.normal(e.t0), m.normal(e.t1)
+	return geom.Dot(n0, n1) < creaseCosRemesh*geom.Norm(n0)*geom.Norm(n1)
+}
+
+// creaseDegrees counts the crease edges at each vertex.
+func (m *triMesh) creaseDegrees(es []edgeRef) []int {
+	d := make([]int, len(m.pos)/3)
+	for _, e := range es {
+		if m.creaseEdge(e) {
+			d[e.a]++
+			d[e.b]++
+		}
+	}
+	return d
 }
 
 // rings returns the live triangles around each vertex.
@@ -330,7 +491,7 @@ func (m *triMesh) flip() {
 			continue
 		}
 		cv, dv := m.opposite(e.t0, e.a, e.b), m.opposite(e.t1, e.a, e.b)
-		if busy[e.a] || busy[e.b] || busy[cv] || busy[dv] || exists[[2]int32{min(cv, dv), max(cv, dv)}] {
+		if busy[e.a] || busy[e.b] || busy[cv] || busy[dv] || exists[[2]int32{min(cv, dv), max(cv, dv)}] || m.isFrozen(e.a, e.b, cv, dv) {
 			continue
 		}
 		a, b, c, d := m.p(e.a), m.p(e.b), m.p(cv), m.p(dv)
@@ -363,7 +524,7 @@ func (m *triMesh) relax(length func(geom.Vec) float64, project func(p, n geom.Ve
 	crease := m.creases(m.edges())
 	next := slices.Clone(m.pos)
 	forEach(len(ring), func(v int) {
-		if len(ring[v]) == 0 || crease[v] {
+		if len(ring[v]) == 0 || crease[v] || m.frozen[v] {
 			return
 		}
 		nb := m.neighbours(ring[v], int32(v))

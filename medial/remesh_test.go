@@ -69,3 +69,59 @@ func minAngles(pos []float64, tris []int32) float64 {
 	}
 	return a * 180 / math.Pi
 }
+
+// TestRemeshFoldsAndGaps remeshes unions of two balls, contoured finer
+// than the target edge: overlapping balls meet at a crease circle, which
+// remeshing must coarsen along (the crease edges of a marching-tetrahedra
+// contour are short) while keeping it; balls a gap far narrower than the
+// target edge apart make rounds that cross the two spheres, which must be
+// undone. Every result must be closed, oriented and free of
+// self-intersections (checkClosed decides it exactly), with every vertex
+// on the level set and the edge lengths near the target away from the gap.
+func TestRemeshFoldsAndGaps(t *testing.T) {
+	const r, g, length = 0.5, 0.04, 0.2
+	for _, c := range []struct {
+		name   string
+		offset float64 // centres at ±offset on x
+		median float64 // smallest acceptable median edge / target
+	}{
+		{"crease", 0.3, 0.7},
+		{"gap", r + 0.01, 0.7},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, b := geom.Vec{-c.offset, 0, 0}, geom.Vec{c.offset, 0, 0}
+			lv := level{f: func(p geom.Vec) float64 {
+				return max(r-math.Sqrt(geom.Dist2(p, a)), r-math.Sqrt(geom.Dist2(p, b)))
+			}}
+			s, err := contour(lv, geom.Vec{-1.2, -0.7, -0.7}, geom.Vec{1.2, 0.7, 0.7}, g, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := checkClosed(s); err != nil {
+				t.Fatalf("contour: %v", err)
+			}
+			m := remesh(s, func(geom.Vec) float64 { return length }, lv.onto, remeshRounds)
+			if err := checkClosed(m); err != nil {
+				t.Fatalf("remeshed: %v", err)
+			}
+			for i := range m.NumVertices() {
+				if f := lv.f(geom.At(m.Positions, int32(i))); math.Abs(f) > 1e-9 {
+					t.Fatalf("vertex %d off the level set by %g", i, f)
+				}
+			}
+			var ls []float64
+			for k := 0; k < len(m.Triangles); k += 3 {
+				for j := range 3 {
+					p, q := geom.At(m.Positions, m.Triangles[k+j]), geom.At(m.Positions, m.Triangles[k+(j+1)%3])
+					ls = append(ls, math.Sqrt(geom.Dist2(p, q))/length)
+				}
+			}
+			slices.Sort(ls)
+			med := ls[len(ls)/2]
+			t.Logf("%d → %d triangles, edge/L median %.2f, min angle %.1f°", s.NumTriangles(), m.NumTriangles(), med, minAngles(m.Positions, m.Triangles))
+			if med < c.median {
+				t.Errorf("median edge / target %.2f, want ≥ %.2f", med, c.median)
+			}
+		})
+	}
+}

@@ -47,12 +47,14 @@ func (ms *mesher) splitVoids() error {
 			if at < 0 {
 				continue
 			}
+			// Refined: the middle of the holders, then the centre, then
+			// off the surface; the centre last if the holders are flat
+			// (it may lie on the surface). Coarse: the centre. Then a
+			// forced point nearby.
 			v := int32(-1)
 			if !ms.opt.Coarse {
 				v = ms.splitVoidCentred(sx, false)
 			}
-			// The centre, but off the surface first if the simplex lies
-			// flat on it: the centre may then be on the surface.
 			flat := !ms.opt.Coarse && ms.flatHolders(sx)
 			if v < 0 && flat {
 				if v = ms.splitVoidCentred(sx, true); v < 0 {
@@ -117,8 +119,9 @@ func (ms *mesher) voidError(sx voidSimplex) error {
 // flat tets on the subfaces below it that no smoothing mends.
 const voidMinSine = 0.1
 
-// voidFloorSine is the smallest dihedral sine (about 0.06°) a void split
-// accepts at all while any candidate meets it. Coplanar facets (the
+// voidFloorSine is the smallest dihedral sine a void split accepts while
+// any candidate meets it: far below any tet a mesh means to have, far
+// above rounding. Coplanar facets (the
 // triangles of a planar wall) meeting at a subsegment hold flat tets of
 // four wall vertices, flat to rounding (sines near 1e−15): a point in the
 // middle of such tets lies on the wall, and the tets it makes on the
@@ -136,8 +139,8 @@ type voidCandidate struct {
 // splitVoidCentred splits a zero-pressure simplex in a refined mesh at the
 // centroid of the vertices of the tets that have it — in the middle of
 // the region that changes rather than on the simplex, which may hug the
-// surface — by a forced insertion replacing those tets, or else just
-// inside the surface below the simplex. It returns the new vertex, or −1.
+// surface — by a forced insertion replacing those tets, or (offWall) off
+// the surface next to the simplex. It returns the new vertex, or −1.
 func (ms *mesher) splitVoidCentred(sx voidSimplex, offWall bool) int32 {
 	holders := ms.holders(sx)
 	// First the holders with their neighbours: a simplex on a gently
@@ -146,10 +149,13 @@ func (ms *mesher) splitVoidCentred(sx voidSimplex, offWall bool) int32 {
 	wide := ms.withNeighbours(holders)
 	around := []voidCandidate{{ms.tetsCentroid(wide), wide}, {ms.tetsCentroid(holders), holders}}
 	var off []voidCandidate
-	for _, p := range ms.offWallPoints(sx, holders, true) {
-		off = append(off, voidCandidate{p, holders})
+	var near []int32
+	if offWall {
+		for _, p := range ms.offWallPoints(sx, holders, true) {
+			off = append(off, voidCandidate{p, holders})
+		}
+		near = ms.withNeighbours(wide)
 	}
-	near := ms.withNeighbours(wide)
 	// A point that makes only fat tets first, then any that is not flat.
 	// In the middle of the holders with a Delaunay cavity first; then off
 	// the wall, and replacing only the tets the point must: flat tets

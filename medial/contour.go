@@ -13,8 +13,22 @@ import (
 // with a projection of a nearby point onto {f = 0} (ok false if it has
 // none to offer).
 type level struct {
-	f       func(p geom.Vec) float64
+	f func(p geom.Vec) float64
+	// bound, if set, returns f(p) where |f(p)| < r and otherwise a value
+	// of the same sign and at least r in magnitude. The octree that finds the cells asks
+	// about large blocks far from the level set, where f may be costly or
+	// floored (the medial kernel's is, at a few grid spacings).
+	bound   func(p geom.Vec, r float64) float64
 	project func(p geom.Vec) (geom.Vec, bool)
+}
+
+// within returns f(p) where |f(p)| < r and otherwise a value of the same
+// sign and at least r in magnitude.
+func (lv level) within(p geom.Vec, r float64) float64 {
+	if lv.bound != nil {
+		return lv.bound(p, r)
+	}
+	return lv.f(p)
 }
 
 // onto returns the point of the level set near p along the line through p
@@ -122,8 +136,13 @@ func (gr grid) at(i, j, k int) geom.Vec {
 }
 
 // cells returns the cells the 1-Lipschitz bound on f cannot rule out, in
-// octree order, or nil if there are more than limit.
-func (gr grid) cells(f func(geom.Vec) float64, limit int) [][3]int {
+// octree order, or nil if there are more than limit. A block of the octree
+// is ruled out when f at its centre exceeds its half diagonal, which
+// lv.within decides without evaluating f exactly far from the level set.
+// The work is bounded by the cells found: the octree visits a block only
+// if its parent could not be ruled out, so it stops after at most a
+// constant times limit evaluations, however fine the grid.
+func (gr grid) cells(lv level, limit int) [][3]int {
 	var cells [][3]int
 	var descend func(i, j, k, s int) bool
 	descend = func(i, j, k, s int) bool {
@@ -132,7 +151,8 @@ func (gr grid) cells(f func(geom.Vec) float64, limit int) [][3]int {
 		}
 		h := gr.g * float64(s) / 2
 		c := geom.Add(gr.at(i, j, k), geom.Vec{h, h, h})
-		if math.Abs(f(c)) > h*math.Sqrt(3)*(1+1e-9) {
+		r := h * math.Sqrt(3) * (1 + 1e-9)
+		if math.Abs(lv.within(c, 2*r)) > r {
 			return true
 		}
 		if s == 1 {
@@ -153,6 +173,41 @@ func (gr grid) cells(f func(geom.Vec) float64, limit int) [][3]int {
 	return cells
 }
 
+// spacing returns the smallest spacing g·1.5^k, k ≥ 0, at which at most
+// budget cells of the grid over [lo, hi] meet the level set. The cells
+// meeting a surface fall about as the square of the spacing, so the
+// search gallops up k = 1, 2, 4, … until they fit and then bisects: about
+// 2·log₂ k tries, each stopped by the budget, where stepping k by one
+// would take k (tens on a part with one tiny core ball and a large core).
+func spacing(lv level, lo, hi geom.Vec, g float64, budget int) float64 {
+	at := func(k int) float64 {
+		gk := g
+		for range k {
+			gk *= 1.5
+		}
+		return gk
+	}
+	fits := func(k int) bool {
+		gr, err := newGrid(lo, hi, at(k))
+		return err == nil && gr.cells(lv, budget) != nil
+	}
+	if fits(0) {
+		return g
+	}
+	fail, ok := 0, 1
+	for !fits(ok) {
+		fail, ok = ok, 2*ok
+	}
+	for ok-fail > 1 {
+		if m := (fail + ok) / 2; fits(m) {
+			ok = m
+		} else {
+			fail = m
+		}
+	}
+	return at(ok)
+}
+
 // contour returns the closed, outward-oriented boundary of {f ≥ 0} within
 // the box [lo, hi], which f must be negative on the boundary of, by
 // marching tetrahedra over a grid of spacing g. Only cells the
@@ -168,7 +223,7 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 	n := gr.n
 	vid := func(i, j, k int) int64 { return int64(i) + int64(n[0]+1)*(int64(j)+int64(n[1]+1)*int64(k)) }
 	at := gr.at
-	cells := gr.cells(lv.f, math.MaxInt)
+	cells := gr.cells(lv, math.MaxInt)
 
 	// The distinct corners of those cells, their values and positions.
 	var ids []int64

@@ -259,3 +259,81 @@ func TestFileCoreCrossingEdge(t *testing.T) {
 func contains(err error, s string) bool {
 	return err != nil && len(s) > 0 && strings.Contains(err.Error(), s)
 }
+
+// errTooMuchWork stops a contour whose level was asked too often.
+type errTooMuchWork struct{}
+
+// TestSpacingTinyStart contours a ball of radius 1 from a start spacing
+// 10⁵ times finer than the cell budget allows, as a part with one tiny
+// core ball and a large core asks for. The level is floored at two start
+// spacings below zero (as the medial kernel's is), so only its bound can
+// rule out the octree's large blocks. The search must end at the
+// smallest spacing g0·1.5^k whose cells fit the budget — counted by brute
+// force over every cell of the grid — after work bounded by a small
+// multiple of the budget per try.
+func TestSpacingTinyStart(t *testing.T) {
+	const g0, budget = 1e-5, 2000
+	lo, hi := geom.Vec{-1.1, -1.1, -1.1}, geom.Vec{1.1, 1.1, 1.1}
+	calls := 0
+	exact := func(p geom.Vec) float64 { return 1 - geom.Norm(p) }
+	count := func() {
+		if calls++; calls > 100*budget {
+			panic(errTooMuchWork{})
+		}
+	}
+	lv := level{
+		f:     func(p geom.Vec) float64 { count(); return max(exact(p), -2*g0) },
+		bound: func(p geom.Vec, r float64) float64 { count(); return max(exact(p), -r) },
+	}
+	var g float64
+	func() {
+		defer func() {
+			if e := recover(); e != nil {
+				if _, ok := e.(errTooMuchWork); !ok {
+					panic(e)
+				}
+				t.Fatalf("the spacing search evaluated the level more than %d times", 100*budget)
+			}
+		}()
+		g = spacing(lv, lo, hi, g0, budget)
+	}()
+	t.Logf("spacing %.4g after %d evaluations", g, calls)
+	// Brute force: every cell whose centre is within its half diagonal
+	// of the sphere.
+	bruteCells := func(g float64) int {
+		gr, err := newGrid(lo, hi, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, h := 0, g/2
+		for i := range gr.n[0] {
+			for j := range gr.n[1] {
+				for k := range gr.n[2] {
+					c := geom.Add(gr.at(i, j, k), geom.Vec{h, h, h})
+					if math.Abs(exact(c)) <= h*math.Sqrt(3)*(1+1e-9) {
+						n++
+					}
+				}
+			}
+		}
+		return n
+	}
+	if n := bruteCells(g); n > budget {
+		t.Errorf("spacing %g: %d cells, over the budget %d", g, n, budget)
+	}
+	if n := bruteCells(g / 1.5); n <= budget {
+		t.Errorf("spacing %g: the finer %g fits too (%d cells ≤ %d)", g, g/1.5, n, budget)
+	}
+	if k := math.Log(g/g0) / math.Log(1.5); math.Abs(k-math.Round(k)) > 1e-9 {
+		t.Errorf("spacing %g is not g0·1.5^k (k = %v)", g, k)
+	}
+	// The contour at that spacing is the inscribed polyhedron of the ball.
+	calls = 0
+	s, err := closedContour(level{f: exact}, lo, hi, g, math.MaxInt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newSolid(s, "contour"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -90,17 +90,14 @@ const remeshRounds, minRemeshRounds = 30, 4
 var errEmptyContour = errors.New("no part of it is resolved")
 
 // closedContour contours lv over the box [lo, hi] with spacing g, widened
-// until at most budget cells meet the level set, remeshes the contour to
+// (by spacing) until at most budget cells meet the level set (unless
+// budget is math.MaxInt), remeshes the contour to
 // edges about length(p) long, and checks the result is a closed, oriented
 // surface, retrying without snapping (which can pinch thin necks) and then
 // without remeshing if it is not.
 func closedContour(lv level, lo, hi geom.Vec, g float64, budget int, length func(geom.Vec) float64) (*format.Surface, error) {
-	for {
-		gr, err := newGrid(lo, hi, g)
-		if err == nil && gr.cells(lv.f, budget) != nil {
-			break
-		}
-		g *= 1.5
+	if budget < math.MaxInt {
+		g = spacing(lv, lo, hi, g, budget)
 	}
 	var last error
 	for _, snap := range []bool{true, false} {

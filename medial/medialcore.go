@@ -222,10 +222,15 @@ func (o *solid) medialCore(opt Options) (*Core, error) {
 		c.Stats.MinRadius = 0
 	}
 	if area > 0 {
-		lv := level{f: func(p geom.Vec) float64 { return k.level(p, 2*g, solidAlpha) }}
 		opt.progress("core surface", 0)
+		// The spacing first, then the level floored at two spacings below
+		// zero, as far as contouring at that spacing looks.
+		bound := func(p geom.Vec, r float64) float64 { return k.level(p, r, solidAlpha) }
 		pad := geom.Vec{g, g, g}
-		s, err := closedContour(lv, geom.Sub(lo, pad), geom.Add(hi, pad), g, o.cellBudget(), o.budgeted(k.surfaceSizing, opt.TetBudget))
+		lo, hi := geom.Sub(lo, pad), geom.Add(hi, pad)
+		g = spacing(level{bound: bound}, lo, hi, g, o.cellBudget())
+		lv := level{f: func(p geom.Vec) float64 { return k.level(p, 2*g, solidAlpha) }, bound: bound}
+		s, err := closedContour(lv, lo, hi, g, math.MaxInt, o.budgeted(k.surfaceSizing, opt.TetBudget))
 		if err == errEmptyContour {
 			s, err = nil, nil // too thin for the grid: Inside and Points carry it
 		}

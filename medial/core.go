@@ -165,6 +165,16 @@ func (o *solid) budgeted(sizing func(geom.Vec) float64, tets int) func(geom.Vec)
 	if tets < 0 {
 		return sizing
 	}
-	floor := math.Cbrt(o.volume / (0.1 * float64(tets)))
+	floor := o.budgetEdge(tets)
 	return func(p geom.Vec) float64 { return max(sizing(p), floor) }
+}
+
+// budgetEdge is the edge length at which about tets tets fill the body (a
+// quality mesh's tets average about a tenth of their edge length cubed); 0
+// if tets < 0 (no budget).
+func (o *solid) budgetEdge(tets int) float64 {
+	if tets < 0 {
+		return 0
+	}
+	return math.Cbrt(o.volume / (0.1 * float64(tets)))
 }

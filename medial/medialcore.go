@@ -222,15 +222,24 @@ func (o *solid) medialCore(opt Options) (*Core, error) {
 		c.Stats.MinRadius = 0
 	}
 	if area > 0 {
+		// The remesh makes the core surface's edges no shorter than the
+		// budget's edge, so a finer grid only resolves what it then
+		// removes: on corpus/bunny_npm.obj a grid of a third of that edge
+		// pinched the snapped contour and the remesh of the unsnapped one
+		// crossed itself.
+		g = max(g, o.budgetEdge(opt.TetBudget))
+		// The level is floored at two start spacings below zero: floored
+		// at the (wider) spacing the budget leads to, more grid vertices
+		// snap, and on corpus/bunny_npm.obj the snapped contour pinched
+		// and the remesh of the unsnapped one crossed itself. Its bound
+		// lets the grid search rule out blocks far from K.
+		lv := level{
+			f:     func(p geom.Vec) float64 { return k.level(p, 2*g, solidAlpha) },
+			bound: func(p geom.Vec, r float64) float64 { return k.level(p, r, solidAlpha) },
+		}
 		opt.progress("core surface", 0)
-		// The spacing first, then the level floored at two spacings below
-		// zero, as far as contouring at that spacing looks.
-		bound := func(p geom.Vec, r float64) float64 { return k.level(p, r, solidAlpha) }
 		pad := geom.Vec{g, g, g}
-		lo, hi := geom.Sub(lo, pad), geom.Add(hi, pad)
-		g = spacing(level{bound: bound}, lo, hi, g, o.cellBudget())
-		lv := level{f: func(p geom.Vec) float64 { return k.level(p, 2*g, solidAlpha) }, bound: bound}
-		s, err := closedContour(lv, lo, hi, g, math.MaxInt, o.budgeted(k.surfaceSizing, opt.TetBudget))
+		s, err := closedContour(lv, geom.Sub(lo, pad), geom.Add(hi, pad), g, o.cellBudget(), o.budgeted(k.surfaceSizing, opt.TetBudget))
 		if err == errEmptyContour {
 			s, err = nil, nil // too thin for the grid: Inside and Points carry it
 		}

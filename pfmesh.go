@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/laplace"
 	"github.com/pfmesh/pfmesh/medial"
@@ -67,6 +68,9 @@ func BuildSurface(s *format.Surface, opt Options) (*format.PFM, *Report, error) 
 	}
 
 	report("check", 0)
+	if err := geom.CheckExtent(s.Positions); err != nil {
+		return nil, rep, fmt.Errorf("surface: %w", err)
+	}
 	if opt.Repair {
 		s, rep.Repairs = format.Repair(s, format.RepairOptions{})
 	}

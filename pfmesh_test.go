@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pfmesh/pfmesh"
@@ -187,6 +188,21 @@ func TestBuildRefusesBadOptions(t *testing.T) {
 	} {
 		if _, _, err := pfmesh.BuildSurface(s, o); err == nil {
 			t.Errorf("options %+v accepted", o)
+		}
+	}
+}
+
+// Surfaces too small or too large for exact geometry are refused, not
+// meshed with predicates that would underflow or overflow.
+func TestBuildRefusesExtremeExtents(t *testing.T) {
+	for _, scale := range []float64{1e-40, 1e40} {
+		s := shapes.Box(1, 1, 1, 1)
+		for i := range s.Positions {
+			s.Positions[i] *= scale
+		}
+		_, _, err := pfmesh.BuildSurface(s, pfmesh.Options{Modulus: 1e6})
+		if err == nil || !strings.Contains(err.Error(), "rescale the part") {
+			t.Errorf("box scaled by %g: error %v, want a refusal that says to rescale", scale, err)
 		}
 	}
 }

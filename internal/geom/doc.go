@@ -19,7 +19,9 @@
 //     with an independent math/big evaluation on random and near-degenerate
 //     input (points perturbed by single ulps).
 //
-// The exact stage assumes no intermediate overflow or underflow, which
-// holds for coordinates whose magnitudes lie in [1e-140, 1e60] — any
-// length in metres a mesh can meaningfully have.
+// The exact stage assumes no intermediate overflow or underflow. An
+// in-sphere determinant multiplies five coordinate differences, so that
+// holds for point sets whose extent lies in [ExtentMin, ExtentMax]
+// (1e-30 to 1e30, in any unit; signs go wrong near 1e-64 and 1e62), which
+// CheckExtent tests and pfmesh.BuildSurface requires of its input.
 package geom

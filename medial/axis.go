@@ -8,6 +8,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // Axis is a sampled medial axis: medial balls (largest inscribed balls
@@ -159,7 +160,7 @@ func (o *solid) sampleBalls(opt Options) ([]geom.Vec, []ball, error) {
 			break
 		}
 		opt.progress("medial axis", float64(pass)/maxPasses)
-		forEach(len(todo), func(i int) {
+		par.Each(len(todo), chunk, func(i int) {
 			t := todo[i]
 			m := geom.Scale(-1, geom.At(o.faceN, t))
 			pts := o.trianglePoints(t, want[t], nil)
@@ -216,7 +217,7 @@ func (o *solid) vertexBalls(diag float64, hint []float64) ([]geom.Vec, []ball) {
 	}
 	pts := make([]geom.Vec, len(smooth))
 	balls := make([]ball, len(smooth))
-	forEach(len(smooth), func(i int) {
+	par.Each(len(smooth), chunk, func(i int) {
 		v := smooth[i]
 		n := geom.At(o.vertN, v)
 		pts[i] = geom.At(o.pos, v)
@@ -266,7 +267,7 @@ func (a *Axis) filter(beta float64) {
 	a.Support = make([]float64, n)
 	a.Strength = make([]float64, n)
 	a.Kept = make([]bool, n)
-	forEach(n, func(i int) {
+	par.Each(n, chunk, func(i int) {
 		s := a.Radii[support.largest(a.Centre(i))]
 		a.Support[i] = s
 		lambda := a.Radii[i] * math.Sin(a.Separation[i]/2)

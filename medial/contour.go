@@ -7,6 +7,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // level is a 1-Lipschitz function whose set {f ≥ 0} is to be contoured,
@@ -236,7 +237,7 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 	ids = slices.Compact(ids)
 	val := make([]float64, len(ids))
 	pos := make([]geom.Vec, len(ids))
-	forEach(len(ids), func(x int) {
+	par.Each(len(ids), chunk, func(x int) {
 		id := ids[x]
 		i := int(id % int64(n[0]+1))
 		j := int(id / int64(n[0]+1) % int64(n[1]+1))

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // polishCodim: balls touching the surface in at least this many
@@ -36,7 +37,7 @@ var directions = func() (d [26]geom.Vec) {
 // is the largest inscribed ball there, with all its contacts.
 func (o *solid) polish(ax *Axis) {
 	support := newBallIndex(ax, nil, supportReach)
-	forEach(ax.NumBalls(), func(i int) {
+	par.Each(ax.NumBalls(), chunk, func(i int) {
 		r := ax.Radii[i]
 		if ax.Codim[i] < polishCodim || ax.Radii[support.largest(ax.Centre(i))] != r {
 			return

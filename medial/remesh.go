@@ -7,6 +7,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // remesh improves a closed, oriented contour surface whose vertices lie on
@@ -523,7 +524,7 @@ func (m *triMesh) relax(length func(geom.Vec) float64, project func(p, n geom.Ve
 	normals := m.vertexNormals()
 	crease := m.creases(m.edges())
 	next := slices.Clone(m.pos)
-	forEach(len(ring), func(v int) {
+	par.Each(len(ring), chunk, func(v int) {
 		if len(ring[v]) == 0 || crease[v] || m.frozen[v] {
 			return
 		}

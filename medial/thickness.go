@@ -6,6 +6,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // LocalHalfThickness returns, at each point of points (x, y, z each; nil
@@ -49,7 +50,7 @@ func LocalHalfThickness(s *format.Surface, points []float64) ([]float64, error) 
 	}
 	idx := newBallIndex(ax, nil, supportReach)
 	t := make([]float64, len(points)/3)
-	forEach(len(t), func(i int) {
+	par.Each(len(t), chunk, func(i int) {
 		if j := idx.largest(geom.At(points, int32(i))); j >= 0 {
 			t[i] = ax.Radii[j]
 		}

@@ -3,6 +3,7 @@ package stuffing
 import (
 	"slices"
 
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -99,7 +100,7 @@ func boundaryAmong(tets []int32, nv int, on func(v int32) bool) []int32 {
 		ids  []int32
 	}
 	parts := make([]found, (len(tets)+run-1)/run)
-	parallelChunks(len(parts), 1, func(lo, hi int) {
+	par.For(len(parts), 1, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			part := &parts[r]
 			for i := r * run; i < min((r+1)*run, len(tets)); i++ {

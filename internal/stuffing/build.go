@@ -4,13 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/pfmesh/pfmesh/internal/trisearch"
 	"math"
 	"slices"
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
+	"github.com/pfmesh/pfmesh/internal/trisearch"
 )
 
 // Build fills the solid bounded by s — the points where the generalized
@@ -348,7 +349,7 @@ var flatCos = math.Cos(math.Pi / 180)
 func (d *draft) inverted() []int32 {
 	nt := len(d.tets) / 4
 	flag := make([]bool, nt)
-	parallelFor(nt, func(lo, hi int) {
+	par.For(nt, chunk, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			q := d.tets[4*t : 4*t+4]
 			warped := false
@@ -396,7 +397,7 @@ func (d *draft) compact() (*tetmesh.Mesh, *meshInfo) {
 		info.onTri = append(info.onTri, d.onTri[v])
 	}
 	m.Tets = make([]int32, len(d.tets))
-	parallelFor(len(d.tets), func(lo, hi int) {
+	par.For(len(d.tets), chunk, func(lo, hi int) {
 		for i, v := range d.tets[lo:hi] {
 			m.Tets[lo+i] = id[v]
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -43,7 +44,7 @@ func classify(L *lattice, in *input) (w []float64, side []int8) {
 				}
 			}
 		}
-		parallelFor(len(next), func(lo, hi int) {
+		par.For(len(next), chunk, func(lo, hi int) {
 			for _, v := range next[lo:hi] {
 				u := parent[v]
 				if j, ok := in.cl.jump(L.vertex(u), L.vertex(v)); ok {
@@ -57,7 +58,7 @@ func classify(L *lattice, in *input) (w []float64, side []int8) {
 	}
 	w = make([]float64, n)
 	side = make([]int8, n)
-	parallelFor(n, func(lo, hi int) {
+	par.For(n, chunk, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			p := L.vertex(int32(v))
 			w[v] = float64(W[v]) - in.cl.coneW(p)
@@ -79,7 +80,7 @@ func latticeEdges(L *lattice) (start, adj []int32) {
 	blocks := max(1, min(runtime.GOMAXPROCS(0), nt>>14))
 	span := func(b int) (int, int) { return b * nt / blocks, (b + 1) * nt / blocks }
 	at := make([][]int32, blocks) // per block and vertex: count, then where its entries go
-	parallelChunks(blocks, 1, func(lo, hi int) {
+	par.For(blocks, 1, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			c := make([]int32, n)
 			x, y := span(b)
@@ -98,7 +99,7 @@ func latticeEdges(L *lattice) (start, adj []int32) {
 		start[v+1] = s
 	}
 	raw := make([]int32, start[n])
-	parallelChunks(blocks, 1, func(lo, hi int) {
+	par.For(blocks, 1, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			fill := at[b]
 			x, y := span(b)
@@ -114,7 +115,7 @@ func latticeEdges(L *lattice) (start, adj []int32) {
 	})
 	// Sort each list (at once: they are disjoint), then deduplicate in
 	// place, compacting as we go.
-	parallelFor(n, func(lo, hi int) {
+	par.For(n, chunk, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			slices.Sort(raw[start[v]:start[v+1]])
 		}
@@ -157,7 +158,7 @@ func findCuts(L *lattice, in *input, w []float64, side []int8) *cutSet {
 	}
 	c.t = make([]float64, len(c.a))
 	c.tri = make([]int32, len(c.a))
-	parallelFor(len(c.a), func(lo, hi int) {
+	par.For(len(c.a), chunk, func(lo, hi int) {
 		var buf []crossing
 		for i := lo; i < hi; i++ {
 			a, b := c.a[i], c.b[i]

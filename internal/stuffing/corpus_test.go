@@ -12,6 +12,7 @@ import (
 	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/corpus"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/shapes"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/internal/winding"
@@ -47,7 +48,7 @@ func windingVolume(s *format.Surface, n int) (vol, stderr float64) {
 	boxes := bvh.Build(bvh.TriangleBoxes(pos, tris), 4)
 	ext := geom.Sub(hi, lo)
 	length := make([]float64, n*n)
-	parallelFor(n, func(a, b int) {
+	par.For(n, chunk, func(a, b int) {
 		var zs []float64
 		for i := a; i < b; i++ {
 			r := rand.New(rand.NewPCG(uint64(i), 7))

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -13,7 +14,7 @@ import (
 func dihedralRange(m *tetmesh.Mesh) (lo, hi float64) {
 	lo, hi = 180, 0
 	var mu sync.Mutex
-	parallelFor(m.NumTets(), func(a, b int) {
+	par.For(m.NumTets(), chunk, func(a, b int) {
 		cl, ch := -1.0, 1.0 // largest and smallest cosines seen
 		for t := a; t < b; t++ {
 			q := m.Tets[4*t : 4*t+4]

@@ -3,6 +3,7 @@ package stuffing
 import (
 	"runtime"
 
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -19,7 +20,7 @@ func faceNeighbors(tets []int32, nv int) (nbr []int32, ok bool) {
 	n := len(tets)
 	keys := make([]uint64, n)
 	ids := make([]int32, n)
-	parallelFor(n, func(lo, hi int) {
+	par.For(n, chunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			t, f := i/4, tetmesh.TetFaces[i%4]
 			keys[i], ids[i] = faceKey(tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]), int32(i)
@@ -68,7 +69,7 @@ func radixSort(keys []uint64, ids []int32) {
 	count := make([][1 << bits]int, blocks)
 	block := func(b int) (int, int) { return b * n / blocks, (b + 1) * n / blocks }
 	for shift := uint(0); shift < 64; shift += bits {
-		parallelChunks(blocks, 1, func(lo, hi int) {
+		par.For(blocks, 1, func(lo, hi int) {
 			for b := lo; b < hi; b++ {
 				c := &count[b]
 				clear(c[:])
@@ -91,7 +92,7 @@ func radixSort(keys []uint64, ids []int32) {
 				count[b][d], sum = sum, sum+count[b][d]
 			}
 		}
-		parallelChunks(blocks, 1, func(lo, hi int) {
+		par.For(blocks, 1, func(lo, hi int) {
 			for b := lo; b < hi; b++ {
 				c := &count[b]
 				x, y := block(b)

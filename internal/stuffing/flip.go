@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -417,7 +418,7 @@ func (inc *incidence) splitNear(t int32) bool {
 		c  float64
 	}
 	trials := make([]trial, len(cands))
-	parallelChunks(len(cands), 1, func(lo, hi int) {
+	par.For(len(cands), 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			trials[i].at, trials[i].c = inc.trySplit(stars[i], cands[i])
 		}

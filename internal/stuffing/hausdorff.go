@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/internal/trisearch"
 )
@@ -167,7 +168,7 @@ func measure(lc *locator, m *tetmesh.Mesh, tris []int32, onTri []int32, tol floa
 		in:       make([]inResult, lc.in.numTris()), out: make([]outResult, len(tris)/3)}
 	// Input triangles differ in size, and so in samples, by orders of
 	// magnitude: small chunks keep both cores busy to the end.
-	parallelChunks(len(ms.in), 16, func(lo, hi int) {
+	par.For(len(ms.in), 16, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			ms.in[t] = ms.inputTri(int32(t))
 		}
@@ -182,7 +183,7 @@ func measure(lc *locator, m *tetmesh.Mesh, tris []int32, onTri []int32, tol floa
 		return ms, ms.fidelity()
 	}
 	ms.inIndex = trisearch.New(lc.in.pos, bounding)
-	parallelFor(len(ms.out), func(lo, hi int) {
+	par.For(len(ms.out), chunk, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			ms.out[t] = ms.outputTri(int32(t))
 		}
@@ -366,7 +367,7 @@ func (ms *measurement) update(done mended, tris, onTri []int32, prev fidelity) f
 			return true
 		})
 	}
-	parallelChunks(len(inTris), 16, func(lo, hi int) {
+	par.For(len(inTris), 16, func(lo, hi int) {
 		for _, u := range inTris[lo:hi] {
 			ms.in[u] = ms.inputTri(u)
 		}
@@ -381,7 +382,7 @@ func (ms *measurement) update(done mended, tris, onTri []int32, prev fidelity) f
 		}
 		ms.out = make([]outResult, len(tris)/3)
 	}
-	parallelChunks(len(changed), 256, func(lo, hi int) {
+	par.For(len(changed), 256, func(lo, hi int) {
 		for _, t := range changed[lo:hi] {
 			ms.out[t] = ms.outputTri(t)
 		}

@@ -1,6 +1,10 @@
 package stuffing
 
-import "github.com/pfmesh/pfmesh/internal/geom"
+import (
+	"github.com/pfmesh/pfmesh/internal/geom"
+
+	"github.com/pfmesh/pfmesh/internal/par"
+)
 
 // The background mesh is the graded body-centred cubic lattice of the
 // octree (after Labelle & Shewchuk 2007, §5): its vertices are the leaf
@@ -71,7 +75,7 @@ func newLattice(o *octree) *lattice {
 	// leaves are stuffed at once and joined in leaf order.
 	const run = 2048
 	parts := make([]latticeTets, (len(o.leaves)+run-1)/run)
-	parallelChunks(len(parts), 1, func(plo, phi int) {
+	par.For(len(parts), 1, func(plo, phi int) {
 		for r := plo; r < phi; r++ {
 			part := &parts[r]
 			lo, hi := r*run, min((r+1)*run, len(o.leaves))
@@ -123,7 +127,7 @@ func newLattice(o *octree) *lattice {
 		at[r+1] = at[r] + len(part.leaf)
 	}
 	L.tets, L.tetLeaf = make([]int32, 4*at[len(parts)]), make([]int32, at[len(parts)])
-	parallelChunks(len(parts), 1, func(lo, hi int) {
+	par.For(len(parts), 1, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			copy(L.tets[4*at[r]:], parts[r].tets)
 			copy(L.tetLeaf[at[r]:], parts[r].leaf)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // The octree partitions a root cube into leaf cubes, fine where the surface
@@ -108,7 +109,7 @@ func buildOctree(origin geom.Vec, size float64, in *input, split splitFunc) *oct
 		}
 	}
 	rec(0, 0, 0, 0, in.trianglesIn(in.allTris(), geom.Add(origin, geom.Scale(size/2, geom.Vec{1, 1, 1})), size/2), nil)
-	parallelChunks(len(jobs), 1, func(lo, hi int) {
+	par.For(len(jobs), 1, func(lo, hi int) {
 		for _, j := range jobs[lo:hi] {
 			rec(j.level, j.i, j.j, j.k, j.tris, j)
 		}

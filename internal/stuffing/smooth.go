@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -90,7 +91,7 @@ type slider func(v int32, p geom.Vec) (geom.Vec, bool)
 // position of a boundary vertex back onto the input.
 func improve(m *tetmesh.Mesh, inc *incidence, target float64, passes int, movable func(v int32) bool, slide slider) (cos []float64) {
 	mq := &meshQuality{m: m, inc: inc, cos: make([]float64, m.NumTets())}
-	parallelFor(m.NumTets(), func(lo, hi int) {
+	par.For(m.NumTets(), chunk, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			mq.cos[t] = mq.tetCos(int32(t))
 		}
@@ -135,7 +136,7 @@ func (mq *meshQuality) relocateAll(todo []int32, slide slider) (moved []int32) {
 		// its own tets, so they run at once; the moves are then
 		// recorded in index order.
 		to := make([][2]geom.Vec, len(level))
-		parallelChunks(len(level), 4, func(lo, hi int) {
+		par.For(len(level), 4, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				to[i] = mq.search(level[i], slide)
 			}

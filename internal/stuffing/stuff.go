@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // Isosurface stuffing (Labelle & Shewchuk 2007): every lattice vertex is
@@ -140,7 +141,7 @@ func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32) *draf
 	const run = 1 << 14
 	nt := len(L.tets) / 4
 	parts := make([]stuffer, (nt+run-1)/run)
-	parallelChunks(len(parts), 1, func(lo, hi int) {
+	par.For(len(parts), 1, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			part := &parts[r]
 			*part = *s
@@ -162,7 +163,7 @@ func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32) *draf
 	d.pos = slices.Grow(d.pos, 3*nv-len(d.pos))[:3*nv]
 	d.lat = slices.Grow(d.lat, nv-len(d.lat))[:nv]
 	d.onTri = slices.Grow(d.onTri, nv-len(d.onTri))[:nv]
-	parallelChunks(len(parts), 1, func(lo, hi int) {
+	par.For(len(parts), 1, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			base := int32(at[r].verts)
 			for i, v := range parts[r].tets {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"github.com/pfmesh/pfmesh/internal/trisearch"
 )
@@ -51,7 +52,7 @@ func thinnest(m *tetmesh.Mesh, tris []int32) float64 {
 	// depend on scheduling. (Non-negative floats order as their bits.)
 	var least atomic.Uint64
 	least.Store(math.Float64bits(reach * reach))
-	parallelFor(len(verts), func(lo, hi int) {
+	par.For(len(verts), chunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v := verts[i]
 			p, n := m.Vertex(v), normal[v]
@@ -109,7 +110,7 @@ func normalCones(tree *bvh.Tree, tn []geom.Vec) []normalCone {
 		}
 	}
 	cones := make([]normalCone, nn)
-	parallelFor(nn, func(a, b int) {
+	par.For(nn, chunk, func(a, b int) {
 		for i := a; i < b; i++ {
 			items := tree.Items[lo[i]:hi[i]]
 			var sum geom.Vec

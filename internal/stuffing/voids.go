@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -165,7 +166,7 @@ func breakVoids(m *tetmesh.Mesh) int {
 		faces [][3]int32
 	}
 	parts := make([]found, (m.NumTets()+run-1)/run)
-	parallelChunks(len(parts), 1, func(plo, phi int) {
+	par.For(len(parts), 1, func(plo, phi int) {
 		for r := plo; r < phi; r++ {
 			part := &parts[r]
 			for t := r * run; t < min((r+1)*run, m.NumTets()); t++ {

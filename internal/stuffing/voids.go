@@ -37,19 +37,7 @@ func newIncidence(m *tetmesh.Mesh) *incidence {
 // length so that growing one copies it out.
 func tetsAround(m *tetmesh.Mesh) *incidence {
 	nv := m.NumVertices()
-	start := make([]int32, nv+1)
-	for _, v := range m.Tets {
-		start[v+1]++
-	}
-	for v := range nv {
-		start[v+1] += start[v]
-	}
-	all := make([]int32, len(m.Tets))
-	fill := slices.Clone(start[:nv])
-	for i, v := range m.Tets {
-		all[fill[v]] = int32(i / 4)
-		fill[v]++
-	}
+	start, all := tetmesh.VertexTets(m.Tets, nv)
 	inc := &incidence{m: m, tets: make([][]int32, nv)}
 	for v := range nv {
 		inc.tets[v] = all[start[v]:start[v+1]:start[v+1]]

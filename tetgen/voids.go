@@ -42,6 +42,8 @@ func (ms *mesher) splitVoids() error {
 		if round > 100 {
 			return fmt.Errorf("tetgen: internal error: zero-pressure voids remain after %d rounds", round)
 		}
+		split := 0
+		var stuck *voidSimplex
 		for _, sx := range found {
 			at := ms.holder(sx)
 			if at < 0 {
@@ -50,14 +52,15 @@ func (ms *mesher) splitVoids() error {
 			// Refined: the middle of the holders, then the centre, then
 			// off the surface; the centre last if the holders are flat
 			// (it may lie on the surface). Coarse: the centre. Then a
-			// forced point nearby.
+			// forced point nearby, and last any point in the middle of
+			// the holders, even one that makes flat tets.
 			v := int32(-1)
 			if !ms.opt.Coarse {
-				v = ms.splitVoidCentred(sx, false)
+				v = ms.splitVoidCentred(sx, inMiddle)
 			}
 			flat := !ms.opt.Coarse && ms.flatHolders(sx)
 			if v < 0 && flat {
-				if v = ms.splitVoidCentred(sx, true); v < 0 {
+				if v = ms.splitVoidCentred(sx, offWall); v < 0 {
 					v = ms.forceVoid(sx, at, voidFloorSine)
 				}
 			}
@@ -65,15 +68,28 @@ func (ms *mesher) splitVoids() error {
 				v = ms.splitVoidAtCentre(sx, at)
 			}
 			if v < 0 && !ms.opt.Coarse && !flat {
-				v = ms.splitVoidCentred(sx, true)
+				v = ms.splitVoidCentred(sx, offWall)
 			}
 			if v < 0 {
-				if v = ms.forceVoid(sx, at, 0); v < 0 {
-					return ms.voidError(sx)
+				v = ms.forceVoid(sx, at, 0)
+			}
+			if v < 0 && !ms.opt.Coarse {
+				v = ms.splitVoidCentred(sx, anyFlat)
+			}
+			if v < 0 {
+				// Splits of its neighbours may free it: skip it while
+				// the round splits others.
+				if stuck == nil {
+					stuck = &sx
 				}
+				continue
 			}
 			ms.tagSteiner(v)
 			ms.rep.VoidSplits++
+			split++
+		}
+		if split == 0 && stuck != nil {
+			return ms.voidError(*stuck)
 		}
 	}
 }
@@ -136,12 +152,19 @@ type voidCandidate struct {
 	region []int32
 }
 
+// Candidate sets of splitVoidCentred.
+const (
+	inMiddle = iota // the middle of the holders, no flat tet
+	offWall         // off the surface next to the simplex, no flat tet
+	anyFlat         // the middle of the holders, flat tets allowed: the last resort
+)
+
 // splitVoidCentred splits a zero-pressure simplex in a refined mesh at the
 // centroid of the vertices of the tets that have it — in the middle of
 // the region that changes rather than on the simplex, which may hug the
-// surface — by a forced insertion replacing those tets, or (offWall) off
-// the surface next to the simplex. It returns the new vertex, or −1.
-func (ms *mesher) splitVoidCentred(sx voidSimplex, offWall bool) int32 {
+// surface — by a forced insertion replacing those tets, or off the surface
+// next to the simplex, as set says. It returns the new vertex, or −1.
+func (ms *mesher) splitVoidCentred(sx voidSimplex, set int) int32 {
 	holders := ms.holders(sx)
 	// First the holders with their neighbours: a simplex on a gently
 	// curved surface has flat holders, and a point in the middle of them
@@ -150,11 +173,11 @@ func (ms *mesher) splitVoidCentred(sx voidSimplex, offWall bool) int32 {
 	around := []voidCandidate{{ms.tetsCentroid(wide), wide}, {ms.tetsCentroid(holders), holders}}
 	var off []voidCandidate
 	var near []int32
-	if offWall {
+	if set == offWall {
 		for _, p := range ms.offWallPoints(sx, holders, true) {
 			off = append(off, voidCandidate{p, holders})
 		}
-		near = ms.withNeighbours(wide)
+		near = ms.withNeighbours(ms.withNeighbours(wide))
 	}
 	// A point that makes only fat tets first, then any that is not flat.
 	// In the middle of the holders with a Delaunay cavity first; then off
@@ -166,13 +189,14 @@ func (ms *mesher) splitVoidCentred(sx voidSimplex, offWall bool) int32 {
 		off, conflict bool
 		floor         float64
 	}
-	tries := []attempt{{around, false, true, voidMinSine}, {around, false, true, voidFloorSine}}
-	if offWall {
-		tries = []attempt{
+	tries := map[int][]attempt{
+		inMiddle: {{around, false, true, voidMinSine}, {around, false, true, voidFloorSine}},
+		offWall: {
 			{off, true, false, voidMinSine}, {around, false, false, voidMinSine},
 			{off, true, false, voidFloorSine}, {around, false, false, voidFloorSine},
-		}
-	}
+		},
+		anyFlat: {{around, false, true, 0}},
+	}[set]
 	for _, try := range tries {
 		for _, c := range try.cands {
 			v := ms.addVertex(c.p, vVolume, -1, onNone)

@@ -313,6 +313,9 @@ func checkSurface(s *format.Surface, what string) error {
 			return fmt.Errorf("tetgen: the %s: triangle %d refers to vertex %d of %d", what, i/3, v, s.NumVertices())
 		}
 	}
+	if err := geom.CheckExtent(s.Positions); err != nil {
+		return fmt.Errorf("tetgen: the %s: %w", what, err)
+	}
 	r := format.Diagnose(s)
 	var why []string
 	add := func(cond bool, f string, args ...any) {

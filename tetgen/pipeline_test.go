@@ -137,6 +137,23 @@ func TestBuildRefusesBrokenSurfaces(t *testing.T) {
 	}
 }
 
+// Surfaces too small or too large for the exact predicates are refused by
+// both meshers, not meshed with expansions that underflow or overflow.
+func TestBuildRefusesExtremeExtents(t *testing.T) {
+	for _, scale := range []float64{1e-40, 1e40} {
+		s := shapes.Box(1, 1, 1, 1)
+		for i := range s.Positions {
+			s.Positions[i] *= scale
+		}
+		if m, _, err := tetgen.Build(s, tetgen.Options{}); err == nil || m != nil || !strings.Contains(err.Error(), "rescale") {
+			t.Errorf("Build, box scaled by %g: error %v", scale, err)
+		}
+		if m, _, err := tetgen.BuildRobust(s, tetgen.RobustOptions{}); err == nil || m != nil || !strings.Contains(err.Error(), "rescale") {
+			t.Errorf("BuildRobust, box scaled by %g: error %v", scale, err)
+		}
+	}
+}
+
 // The torus as the pipeline meshes it by default (root pfmesh.go
 // buildExact: medial.Build's core, its Sizing floored by the default
 // budget of 2e5 tets): refinement once put circumcentres within 1e−15 of

@@ -1,7 +1,10 @@
 package tetgen
 
 import (
+	"fmt"
+
 	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/stuffing"
 )
 
@@ -23,5 +26,10 @@ type RobustReport = stuffing.Report
 // tolerance. Build takes clean closed surfaces exactly; BuildRobust takes
 // what Build refuses. See docs/meshing.md for its guarantees.
 func BuildRobust(s *format.Surface, opt RobustOptions) (*Mesh, *RobustReport, error) {
+	if s != nil {
+		if err := geom.CheckExtent(s.Positions); err != nil {
+			return nil, nil, fmt.Errorf("tetgen: the surface: %w", err)
+		}
+	}
 	return stuffing.Build(s, opt)
 }

@@ -23,5 +23,6 @@
 // in-sphere determinant multiplies five coordinate differences, so that
 // holds for point sets whose extent lies in [ExtentMin, ExtentMax]
 // (1e-30 to 1e30, in any unit; signs go wrong near 1e-64 and 1e62), which
-// CheckExtent tests and pfmesh.BuildSurface requires of its input.
+// CheckExtent tests and both meshers (tetgen.Build, tetgen.BuildRobust)
+// require of their input.
 package geom

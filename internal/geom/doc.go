@@ -22,7 +22,8 @@
 // The exact stage assumes no intermediate overflow or underflow. An
 // in-sphere determinant multiplies five coordinate differences, so that
 // holds for point sets whose extent lies in [ExtentMin, ExtentMax]
-// (1e-30 to 1e30, in any unit; signs go wrong near 1e-64 and 1e62), which
+// (1e-30 to 1e30, in any unit; measured: wrong signs from 1e-64 down and at
+// 1e70, none between 1e-60 and 1e60), which
 // CheckExtent tests and both meshers (tetgen.Build, tetgen.BuildRobust)
 // require of their input.
 package geom

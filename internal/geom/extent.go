@@ -8,8 +8,8 @@ import (
 // ExtentMin and ExtentMax bound the size of the point sets the predicates
 // are exact on. The exact stage assumes no product it forms underflows or
 // overflows; an in-sphere determinant multiplies five coordinate
-// differences, so on point sets of extent about 1e-64 (or 1e62) its signs go
-// wrong. TestPredicatesAtExtremeScales checks both ends of this range,
+// differences, so on point sets of extent 1e-64 and below (or 1e70) its signs
+// go wrong; between 1e-60 and 1e60 none did. TestPredicatesAtExtremeScales checks both ends of this range,
 // which leaves a margin of 30 orders of magnitude for the mesher's own
 // points.
 const (

@@ -8,10 +8,10 @@ import (
 // ExtentMin and ExtentMax bound the size of the point sets the predicates
 // are exact on. The exact stage assumes no product it forms underflows or
 // overflows; an in-sphere determinant multiplies five coordinate
-// differences, so on point sets of extent 1e-64 and below (or 1e70) its signs
-// go wrong; between 1e-60 and 1e60 none did. TestPredicatesAtExtremeScales checks both ends of this range,
-// which leaves a margin of 30 orders of magnitude for the mesher's own
-// points.
+// differences, so on point sets of extent 1e-64 and below (or 1e70) its
+// signs go wrong; between 1e-60 and 1e60 none did. The limits leave a
+// margin of 30 orders of magnitude for the meshers' own points;
+// TestPredicatesAtExtremeScales checks both.
 const (
 	ExtentMin = 1e-30
 	ExtentMax = 1e30

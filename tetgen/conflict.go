@@ -31,13 +31,19 @@ const inSphereQuick = 18 * 0x1p-53
 // than Shewchuk's permanent of absolute products, and cheaper. The rare
 // undecided case goes to the exact, perturbed predicate.
 func inSphereAt(xyz []float64, a, b, c, d, e int32) int {
-	ia, ib, ic, id, ie := 3*int(a), 3*int(b), 3*int(c), 3*int(d), 3*int(e)
+	ie := 3 * int(e)
+	pe := xyz[ie : ie+3 : ie+3]
+	return inSphereAtPoint(xyz, a, b, c, d, e, pe[0], pe[1], pe[2])
+}
+
+// inSphereAtPoint is inSphereAt with e's coordinates given: the cavity
+// search loads them once for all its tests.
+func inSphereAtPoint(xyz []float64, a, b, c, d, e int32, ex, ey, ez float64) int {
+	ia, ib, ic, id := 3*int(a), 3*int(b), 3*int(c), 3*int(d)
 	pa := xyz[ia : ia+3 : ia+3]
 	pb := xyz[ib : ib+3 : ib+3]
 	pc := xyz[ic : ic+3 : ic+3]
 	pd := xyz[id : id+3 : id+3]
-	pe := xyz[ie : ie+3 : ie+3]
-	ex, ey, ez := pe[0], pe[1], pe[2]
 	ax, ay, az := pa[0]-ex, pa[1]-ey, pa[2]-ez
 	bx, by, bz := pb[0]-ex, pb[1]-ey, pb[2]-ez
 	cx, cy, cz := pc[0]-ex, pc[1]-ey, pc[2]-ez

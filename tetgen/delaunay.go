@@ -249,6 +249,9 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 	m.outer = m.outer[:0]
 	mark := m.mark
 	mark[t0] = inCavity
+	j := 3 * int(v)
+	pv := m.xyz[j : j+3 : j+3]
+	ex, ey, ez := pv[0], pv[1], pv[2]
 	for i := 0; i < len(m.cav); i++ {
 		t := m.cav[i]
 		for k, n := range m.c[t<<3+4 : t<<3+8 : t<<3+8] {
@@ -265,7 +268,7 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 					q := m.c[u<<3 : u<<3+4 : u<<3+4]
 					var in bool
 					if q[3] != ghost {
-						in = inSphereAt(m.xyz, q[0], q[1], q[2], q[3], v) > 0
+						in = inSphereAtPoint(m.xyz, q[0], q[1], q[2], q[3], v, ex, ey, ez) > 0
 					} else {
 						in = m.conflict(u, v)
 					}
@@ -373,9 +376,8 @@ func (m *tri) fillCavity(v int32) {
 		}
 	}
 	for i, id := range m.newTets {
-		q := m.newVerts[4*i : 4*i+4]
-		r := m.c[id<<3 : id<<3+8]
-		copy(r, q)
+		r := (*[8]int32)(m.c[id<<3:])
+		*(*[4]int32)(r[:4]) = [4]int32(m.newVerts[4*i:])
 		if m.region != nil {
 			m.region[id] = m.newReg[i]
 		}
@@ -506,7 +508,7 @@ func (m *tri) enterFace(i int, a, b, c int32, shape uint8) bool {
 // enter enters face f at directed edge x→y and reports false when that
 // edge is taken: the boundary is not a simple closed surface.
 func (l *coneLinker) enter(x, y uint8, f int32) bool {
-	e := &l.edge[int(x)%coneVerts*coneVerts+int(y)%coneVerts]
+	e := &l.edge[uint(x)%coneVerts*coneVerts+uint(y)%coneVerts]
 	if *e != noTet {
 		return false
 	}
@@ -517,7 +519,7 @@ func (l *coneLinker) enter(x, y uint8, f int32) bool {
 // take returns the face entered at directed edge x→y, or noTet, and
 // empties the entry.
 func (l *coneLinker) take(x, y uint8) int32 {
-	e := &l.edge[int(x)%coneVerts*coneVerts+int(y)%coneVerts]
+	e := &l.edge[uint(x)%coneVerts*coneVerts+uint(y)%coneVerts]
 	f := *e
 	*e = noTet
 	return f
@@ -532,7 +534,7 @@ func (m *tri) linkCone(v int32) {
 	for i, id := range m.newTets {
 		q := l.ids[4*i : 4*i+4 : 4*i+4]
 		sl := &coneSlots[m.shape[i]&3]
-		r := m.c[id<<3 : id<<3+8 : id<<3+8]
+		r := (*[8]int32)(m.c[id<<3:])
 		ab, bc, ca := l.take(q[1], q[0]), l.take(q[2], q[1]), l.take(q[0], q[2])
 		r[4+sl[2]&3], r[4+sl[0]&3], r[4+sl[1]&3] = ab, bc, ca
 		open = open || ab == noTet || bc == noTet || ca == noTet

@@ -1,6 +1,9 @@
 package tetgen
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // brioOrder returns the vertex indices in a biased randomized insertion
 // order (Amenta, Choi & Rote 2003): rounds of geometrically growing size,
@@ -55,17 +58,8 @@ const brioRounds = 12
 // brioRounds−1−r holds about n/2^(r+1) points: earlier rounds are the
 // sparse ones.
 func brioRound(v int32) int {
-	r := min(brioRounds-1, trailingZeros(splitmix(uint64(v))))
+	r := min(brioRounds-1, bits.TrailingZeros64(splitmix(uint64(v))))
 	return brioRounds - 1 - r
-}
-
-func trailingZeros(x uint64) int {
-	n := 0
-	for x&1 == 0 && n < 64 {
-		x >>= 1
-		n++
-	}
-	return n
 }
 
 func splitmix(x uint64) uint64 {
@@ -106,11 +100,19 @@ func hilbert3(c [3]uint32, bits int) uint64 {
 	t ^= t >> 8
 	t ^= t >> 16
 	x, y, z = x^t, y^t, z^t
-	var key uint64
-	for b := bits - 1; b >= 0; b-- {
-		key = key<<3 | uint64(x>>b&1)<<2 | uint64(y>>b&1)<<1 | uint64(z>>b&1)
-	}
-	return key
+	m := uint32(1)<<bits - 1
+	return spread3(x&m)<<2 | spread3(y&m)<<1 | spread3(z&m)
+}
+
+// spread3 moves bit j of x (below 2²¹) to bit 3j.
+func spread3(x uint32) uint64 {
+	v := uint64(x)
+	v = (v | v<<32) & 0x1F00000000FFFF
+	v = (v | v<<16) & 0x1F0000FF0000FF
+	v = (v | v<<8) & 0x100F00F00F00F00F
+	v = (v | v<<4) & 0x10C30C30C30C30C3
+	v = (v | v<<2) & 0x1249249249249249
+	return v
 }
 
 // radixSort sorts keys ascending, permuting vals alongside; equal keys keep

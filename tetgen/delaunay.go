@@ -183,6 +183,11 @@ func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
 	if m.isGhost(t) {
 		t = m.across(4*t+3) >> 2
 	}
+	if m.own != nil {
+		if t = m.approach(v, t); t < 0 {
+			return -1, -1
+		}
+	}
 	prev := int32(-1)
 	for steps := 0; ; steps++ {
 		if m.isGhost(t) {
@@ -429,6 +434,8 @@ type coneLinker struct {
 	next  uint32                        // next local number
 	edge  *[coneVerts * coneVerts]int32 // face ids by directed edge; noTet where none
 	ids   [4 * coneTets]uint8           // per boundary face: local a, b, c
+	vert  [coneVerts]int32              // per local number: the vertex
+	last  [coneVerts]int32              // per local number: its last new tet
 }
 
 // coneSlots[shape] holds the slots of a, b, c in the tet fillCavity makes
@@ -462,27 +469,25 @@ func (l *coneLinker) begin(m *tri, n int) bool {
 }
 
 // local returns the local number of vertex u, numbering it when new, or
-// false when there are too many. It points u at new tet id: the last new
-// tet having u wins, as in linkAround, so walks start where they did.
+// false when there are too many. It notes new tet id as u's last: linkCone
+// points u at it, as linkAround does, so walks start where they did.
 func (m *tri) local(u, id int32) (uint8, bool) {
 	if u < 0 {
 		return 0, true
 	}
-	if m.own == nil { // else vertices may be in other workers' tets
-		m.vt[u] = id
-	}
 	l := &m.cone
 	base := l.stamp * coneVerts
 	x := l.loc[u] - base
-	if x < coneVerts {
-		return uint8(x), true
+	if x >= coneVerts {
+		if l.next == coneVerts {
+			return 0, false
+		}
+		x = l.next
+		l.next++
+		l.loc[u] = base + x
+		l.vert[x] = u
 	}
-	if l.next == coneVerts {
-		return 0, false
-	}
-	x = l.next
-	l.next++
-	l.loc[u] = base + x
+	l.last[x%coneVerts] = id
 	return uint8(x), true
 }
 
@@ -542,8 +547,13 @@ func (m *tri) linkCone(v int32) {
 	if open {
 		l.clear()
 	}
-	if m.own == nil && v >= 0 {
-		m.vt[v] = m.newTets[len(m.newTets)-1]
+	if m.own == nil { // else vertices may be in other workers' tets
+		for x := uint32(1); x < l.next && x < coneVerts; x++ {
+			m.vt[l.vert[x]] = l.last[x]
+		}
+		if v >= 0 {
+			m.vt[v] = m.newTets[len(m.newTets)-1]
+		}
 	}
 }
 

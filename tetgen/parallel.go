@@ -176,6 +176,60 @@ func (m *tri) insertClaimed(v, hint int32) bool {
 	return true
 }
 
+// approachSteps bounds the steps of approach.
+const approachSteps = 64
+
+// approach walks a parallel worker from finite tet t towards vertex v,
+// each step decided by the sign of the orientation determinant in plain
+// floating point, and returns the finite tet where it stops, or −1 when
+// it meets a tet another worker holds. locate goes on from there with
+// exact tests, so rounding can only make the approach stop early or
+// late, never make the answer wrong; it saves the filters on the steps
+// where the answer is clear. Only workers take it: their tets are
+// renumbered canonically at the end, so which tet the walk ends in when
+// v lies on a face does not show in the output, while the serial kernel
+// keeps its walks (and the mesher's meshes) as they were.
+func (m *tri) approach(v, t int32) int32 {
+	j := 3 * int(v)
+	pv := m.xyz[j : j+3 : j+3]
+	vx, vy, vz := pv[0], pv[1], pv[2]
+	prev := int32(-1)
+	for range approachSteps {
+		q := (*[8]int32)(m.c[t<<3:])
+		var p [4][3]float64
+		for i := range p {
+			j := 3 * int(q[i])
+			w := m.xyz[j : j+3 : j+3]
+			p[i] = [3]float64{w[0] - vx, w[1] - vy, w[2] - vz}
+		}
+		next := int32(-1)
+		for k := range 4 {
+			n := q[4+k]
+			if n>>2 == prev {
+				continue
+			}
+			// orientFace(t, k, v) is the sign of det[f0−v; f2−v; f1−v].
+			f := &faces[k]
+			a, b, c := &p[f[0]], &p[f[2]], &p[f[1]]
+			if a[0]*(b[1]*c[2]-b[2]*c[1])+a[1]*(b[2]*c[0]-b[0]*c[2])+a[2]*(b[0]*c[1]-b[1]*c[0]) > 0 {
+				next = n >> 2
+				break
+			}
+		}
+		if next < 0 {
+			return t
+		}
+		if !m.own.claimTet(m, next) {
+			return -1
+		}
+		if m.isGhost(next) {
+			return t
+		}
+		prev, t = t, next
+	}
+	return t
+}
+
 // insertRun inserts the vertices pts in order from tet hint, returns
 // those it had to defer and a tet near the last one inserted, and gives
 // back its claims.

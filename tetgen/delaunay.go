@@ -262,7 +262,7 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 		for k, n := range m.c[t<<3+4 : t<<3+8 : t<<3+8] {
 			if n >= 0 {
 				u := n >> 2
-				if m.own != nil && !m.own.claimTet(m, u) {
+				if m.own != nil && !m.own.holds(m, u) && !m.own.claimTet(m, u) {
 					return false
 				}
 				switch mark[u] {

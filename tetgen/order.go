@@ -3,6 +3,8 @@ package tetgen
 import (
 	"math"
 	"math/bits"
+
+	"github.com/pfmesh/pfmesh/internal/bvh"
 )
 
 // brioOrder returns the vertex indices in a biased randomized insertion
@@ -101,18 +103,7 @@ func hilbert3(c [3]uint32, bits int) uint64 {
 	t ^= t >> 16
 	x, y, z = x^t, y^t, z^t
 	m := uint32(1)<<bits - 1
-	return spread3(x&m)<<2 | spread3(y&m)<<1 | spread3(z&m)
-}
-
-// spread3 moves bit j of x (below 2²¹) to bit 3j.
-func spread3(x uint32) uint64 {
-	v := uint64(x)
-	v = (v | v<<32) & 0x1F00000000FFFF
-	v = (v | v<<16) & 0x1F0000FF0000FF
-	v = (v | v<<8) & 0x100F00F00F00F00F
-	v = (v | v<<4) & 0x10C30C30C30C30C3
-	v = (v | v<<2) & 0x1249249249249249
-	return v
+	return bvh.Spread3(uint64(x&m))<<2 | bvh.Spread3(uint64(y&m))<<1 | bvh.Spread3(uint64(z&m))
 }
 
 // radixSort sorts keys ascending, permuting vals alongside; equal keys keep

@@ -15,6 +15,10 @@ func spread(x uint64) uint64 {
 	return x
 }
 
+// Spread3 moves the low 21 bits of x to every third bit (bit j to bit
+// 3j): the interleave of three coordinates' bits in a Morton or Hilbert key.
+func Spread3(x uint64) uint64 { return spread(x) }
+
 // radixSort sorts keys ascending, carrying items along, stably (LSD, 8
 // bits a pass, skipping bytes that are the same in every key).
 func radixSort(keys []uint64, items []int32) {

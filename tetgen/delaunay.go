@@ -333,13 +333,9 @@ func (m *tri) fillCavity(v int32) {
 	m.clearMarks()
 	// Reuse cavity slots, then free slots, then grow.
 	nc := len(m.cav)
-	m.newTets = m.newTets[:0]
-	for i := range m.bnd {
-		if i < nc {
-			m.newTets = append(m.newTets, m.cav[i])
-		} else {
-			m.newTets = append(m.newTets, m.newSlot())
-		}
+	m.newTets = append(m.newTets[:0], m.cav[:min(nc, len(m.bnd))]...)
+	for len(m.newTets) < len(m.bnd) {
+		m.newTets = append(m.newTets, m.newSlot())
 	}
 	if m.region != nil {
 		// Each new tet lies in the region of the cavity tet whose

@@ -242,12 +242,19 @@ func TestDelaunayParallel(t *testing.T) {
 	if testing.Short() {
 		n = 5
 	}
+	// A lattice with coordinates nudged by an ulp: orientation signs that
+	// plain floating point (the workers' approach walk) gets wrong.
+	nudged := lattice(n + 2)
+	for i := range nudged {
+		nudged[i] = nudged[i]*(1+0x1p-52*float64(r.Intn(3)-1)) + 0x1p-40*float64(r.Intn(3)-1)
+	}
 	cases := []struct {
 		name string
 		xyz  []float64
 	}{
 		{"random", random(n * 1000)},
 		{"lattice", lattice(n + 2)},
+		{"nudged lattice", nudged},
 		{"cospherical", sphere},
 		{"duplicates", dups},
 	}

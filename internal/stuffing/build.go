@@ -118,6 +118,11 @@ func (b *builder) rootCube() (geom.Vec, float64) {
 }
 
 var debugf func(string, ...any)
+
+// reorderIncidence, when not nil, permutes the incidence lists before
+// snapping: a test's way to check that no later stage depends on their
+// order.
+var reorderIncidence func(*incidence)
 var debugBad int
 
 // qualityTarget is the dihedral angle (degrees) below which improve
@@ -180,6 +185,9 @@ func (b *builder) run() (*tetmesh.Mesh, *Report, error) {
 		// before, then break voids (splits made while snapping can make
 		// some) and improve again.
 		sn := newSnapper(m, info.onTri, in)
+		if reorderIncidence != nil {
+			reorderIncidence(sn.inc)
+		}
 		b.rep.SnappedToEdges, b.rep.SnappedToCorners, tris = sn.snapAll(tris)
 		b.progress("quality", frac(0.6))
 		improve(m, sn.inc, qualityTarget, 2, sn.movable, sn.slide)

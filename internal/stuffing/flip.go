@@ -31,16 +31,16 @@ import (
 // the result does not depend on scheduling.
 
 // flipSweeps bounds the rounds of flips, splits and relocation.
-const flipSweeps = 10
+const flipSweeps = 6
 
 // flipInterior flips, splits and relocates around tets whose smallest
 // dihedral angle is below target (degrees) — cos holds every tet's largest
 // dihedral cosine — and returns how many flips and splits it made. After
 // that it looks only around the vertices of the tets it worked on: nothing
-// else changes.
+// else changes. Then it lifts what is left under floorTarget (see lift).
 func flipInterior(m *tetmesh.Mesh, inc *incidence, cos []float64, target float64, movable func(v int32) bool, slide slider) (flips, splits int) {
 	goal := math.Cos(target * math.Pi / 180)
-	mq := &meshQuality{m: m, inc: inc}
+	fl := &flipper{mq: &meshQuality{m: m, inc: inc}, goal: goal, movable: movable, slide: slide}
 	var poor [][4]int32
 	for t, c := range cos {
 		if c > goal {
@@ -51,46 +51,67 @@ func flipInterior(m *tetmesh.Mesh, inc *incidence, cos []float64, target float64
 		if len(poor) == 0 {
 			break
 		}
-		var touched []int32
-		for _, q := range poor {
-			touched = append(touched, q[:]...)
-			// Earlier flips may have replaced this tet.
-			ts := inc.around(q[:]...)
-			if len(ts) != 1 {
-				continue
-			}
-			if inc.flipAround(ts[0], 3) {
-				flips++
-			} else if inc.splitNear(ts[0]) {
-				splits++
-				touched = append(touched, int32(m.NumVertices()-1))
-			} else if inc.flipAround(ts[0], maxRing) {
-				flips++
-			}
-		}
-		slices.Sort(touched)
-		touched = slices.Compact(touched)
-		poorNear := func() (out [][4]int32, vs []int32) {
-			var ts []int32
-			for _, v := range touched {
-				ts = append(ts, inc.tets[v]...)
-			}
-			slices.Sort(ts)
-			for _, t := range slices.Compact(ts) {
-				if q := m.Tets[4*t : 4*t+4]; tetCosAt(m, q) > goal {
-					out = append(out, [4]int32(q))
-					vs = append(vs, q...)
-				}
-			}
-			slices.Sort(vs)
-			return out, slices.Compact(vs)
-		}
-		_, vs := poorNear()
+		touched := fl.mend(poor)
+		_, vs := fl.poorNear(touched)
 		vs = slices.DeleteFunc(vs, func(v int32) bool { return !movable(v) })
-		touched = append(touched, mq.relocateAll(vs, slide)...)
-		poor, _ = poorNear()
+		touched = append(touched, fl.mq.relocateAll(vs, slide)...)
+		poor, _ = fl.poorNear(touched)
 	}
-	return flips, splits
+	fl.lift(poor)
+	return fl.flips, fl.splits
+}
+
+// flipper is the state of flipInterior.
+type flipper struct {
+	mq            *meshQuality
+	goal          float64 // cosine of the target angle
+	movable       func(v int32) bool
+	slide         slider
+	flips, splits int
+}
+
+// mend tries a flip, a split or an edge removal on each of the tets poor
+// that still exists, in the order given, and returns the vertices around
+// what it changed (sorted).
+func (fl *flipper) mend(poor [][4]int32) (touched []int32) {
+	inc, m := fl.mq.inc, fl.mq.m
+	for _, q := range poor {
+		touched = append(touched, q[:]...)
+		// Earlier flips may have replaced this tet.
+		ts := inc.around(q[:]...)
+		if len(ts) != 1 {
+			continue
+		}
+		if inc.flipAround(ts[0], 3) {
+			fl.flips++
+		} else if inc.splitNear(ts[0]) {
+			fl.splits++
+			touched = append(touched, int32(m.NumVertices()-1))
+		} else if inc.flipAround(ts[0], maxRing) {
+			fl.flips++
+		}
+	}
+	slices.Sort(touched)
+	return slices.Compact(touched)
+}
+
+// poorNear returns the tets around the vertices touched that are still
+// under the goal, in increasing order, and their vertices.
+func (fl *flipper) poorNear(touched []int32) (out [][4]int32, vs []int32) {
+	inc, m := fl.mq.inc, fl.mq.m
+	var ts []int32
+	for _, v := range touched {
+		ts = append(ts, inc.tets[v]...)
+	}
+	slices.Sort(ts)
+	for _, t := range slices.Compact(ts) {
+		if q := m.Tets[4*t : 4*t+4]; tetCosAt(m, q) > fl.goal {
+			out = append(out, [4]int32(q))
+			vs = append(vs, q...)
+		}
+	}
+	slices.Sort(vs)
+	return out, slices.Compact(vs)
 }
 
 func tetCosAt(m *tetmesh.Mesh, q []int32) float64 {
@@ -411,7 +432,6 @@ func (inc *incidence) splitNear(t int32) bool {
 	before := make([]float64, len(cands))
 	for i, vs := range cands {
 		stars[i], before[i] = inc.splitStar(vs)
-		inc.requeue(vs)
 	}
 	type trial struct {
 		at geom.Vec
@@ -432,13 +452,7 @@ func (inc *incidence) splitNear(t int32) bool {
 	if best < 0 {
 		return false
 	}
-	// The split made relocates its vertex in the tet order the later
-	// trials left; only if that changed does it search again.
-	at := trials[best].at
-	if st, _ := inc.splitStar(cands[best]); !st.same(stars[best]) {
-		at, _ = inc.trySplit(st, cands[best])
-	}
-	inc.splitAt(cands[best], inc.addVertex(at, tetmesh.Interior))
+	inc.splitAt(cands[best], inc.addVertex(trials[best].at, tetmesh.Interior))
 	return true
 }
 
@@ -467,17 +481,4 @@ func (inc *incidence) splitStar(vs []int32) (st *star, before float64) {
 // largest dihedral cosine of its tets there.
 func (inc *incidence) trySplit(st *star, vs []int32) (at geom.Vec, c float64) {
 	return st.compass(centroid(inc.m, vs), nil, func(p geom.Vec) bool { return inc.at.free(p, -1) })
-}
-
-// requeue moves each tet around vs to the end of its vertices' incidence
-// lists, in the order around gives them. Trials used to make and undo
-// their splits, which left the lists so; the order decides how
-// relocation's seeds round, and the benchmark's smallest angle proved
-// sensitive to that (10.55° as kept, 8.75° without), so it is kept.
-func (inc *incidence) requeue(vs []int32) {
-	for _, t := range inc.around(vs...) {
-		for _, u := range inc.m.Tets[4*t : 4*t+4] {
-			inc.tets[u] = append(slices.DeleteFunc(inc.tets[u], func(x int32) bool { return x == t }), t)
-		}
-	}
 }

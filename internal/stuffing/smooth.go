@@ -57,15 +57,25 @@ func pairCosRange(n *[4]geom.Vec, l *[4]float64) (lo, hi float64) {
 		return 2, 2 // a face too small for its normal to be computed
 	}
 	lo, hi = 1, -1
+	for _, c := range pairCosines(n, l) {
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	return lo, hi
+}
+
+// pairCosines returns the six dihedral cosines of a tet from its face
+// normals n and their (non-zero) lengths l.
+func pairCosines(n *[4]geom.Vec, l *[4]float64) (cs [6]float64) {
+	e := 0
 	for i := 0; i < 4; i++ {
 		for j := i + 1; j < 4; j++ {
 			// The edge opposite faces i and j has interior angle
 			// π − angle(n_i, n_j).
-			c := -geom.Dot(n[i], n[j]) / (l[i] * l[j])
-			lo, hi = min(lo, c), max(hi, c)
+			cs[e] = -geom.Dot(n[i], n[j]) / (l[i] * l[j])
+			e++
 		}
 	}
-	return lo, hi
+	return cs
 }
 
 func (m *meshQuality) tetCos(t int32) float64 {
@@ -79,6 +89,9 @@ type meshQuality struct {
 	inc *incidence
 	cos []float64
 	lvl []int32 // schedule's scratch
+	// ascent lists (increasing) the vertices whose searches follow the
+	// compass steps with an ascent (ascend).
+	ascent []int32
 }
 
 // slider moves a boundary vertex along the input, or refuses.
@@ -204,7 +217,11 @@ func (mq *meshQuality) search(v int32, slide slider) [2]geom.Vec {
 	if mq.m.Tags[v] == tetmesh.Boundary {
 		along = func(p geom.Vec) (geom.Vec, bool) { return slide(v, p) }
 	}
-	cur, _ := mq.starOf(v).compass(start, along, func(p geom.Vec) bool { return mq.inc.at.free(p, v) })
+	st, free := mq.starOf(v), func(p geom.Vec) bool { return mq.inc.at.free(p, v) }
+	cur, c := st.compass(start, along, free)
+	if _, ok := slices.BinarySearch(mq.ascent, v); ok {
+		cur, _ = st.ascend(cur, c, along, free)
+	}
 	copy(mq.m.Positions[3*v:], cur[:])
 	return [2]geom.Vec{start, cur}
 }
@@ -235,21 +252,18 @@ func (st *star) add(corners [4]geom.Vec, slot int) {
 	st.fixed = append(st.fixed, fixedFace{o, geom.Norm(n)})
 }
 
-// starOf gathers the tets of v.
+// starOf gathers the tets of v in increasing order, whatever the order
+// of its incidence list: the centroid seed's rounding depends on the
+// order, and so, through it, does where a search ends.
 func (mq *meshQuality) starOf(v int32) *star {
-	ts := mq.inc.tets[v]
+	ts := slices.Clone(mq.inc.tets[v])
+	slices.Sort(ts)
 	st := &star{corners: make([][4]geom.Vec, 0, len(ts)), slot: make([]int8, 0, len(ts)), fixed: make([]fixedFace, 0, len(ts))}
 	for _, t := range ts {
 		q := mq.m.Tets[4*t : 4*t+4]
 		st.add([4]geom.Vec{mq.m.Vertex(q[0]), mq.m.Vertex(q[1]), mq.m.Vertex(q[2]), mq.m.Vertex(q[3])}, slices.Index(q, v))
 	}
 	return st
-}
-
-// same reports whether stars st and o have the same tets in the same
-// order, so that a search gives the same result in both.
-func (st *star) same(o *star) bool {
-	return slices.Equal(st.corners, o.corners) && slices.Equal(st.slot, o.slot)
 }
 
 // worst returns the largest dihedral cosine of the star's tets with the
@@ -277,15 +291,24 @@ func (st *star) worst(p geom.Vec, bound float64) float64 {
 // cos returns the largest dihedral cosine of tet i of the star with the
 // centre at p.
 func (st *star) cos(i int, p geom.Vec) float64 {
+	n, l, ok := st.normals(i, p)
+	if !ok {
+		return 2
+	}
+	_, hi := pairCosRange(&n, &l)
+	return hi
+}
+
+// normals returns the face normals of tet i of the star with the centre
+// at p and their lengths, or false when the tet is not positive.
+func (st *star) normals(i int, p geom.Vec) (n [4]geom.Vec, l [4]float64, ok bool) {
 	q, s, f := st.corners[i], int(st.slot[i]), &st.fixed[i]
 	// The tet is positive when p is on the inner side of the fixed face
 	// (an odd permutation of the tet's corners).
 	if f.o.Orient3D(p) >= 0 {
-		return 2
+		return n, l, false
 	}
 	q[s] = p
-	var n [4]geom.Vec
-	var l [4]float64
 	for k := range 4 {
 		if k == s {
 			n[k], l[k] = f.o.Normal(), f.l
@@ -293,8 +316,7 @@ func (st *star) cos(i int, p geom.Vec) float64 {
 			n[k], l[k] = faceNormal(&q, k)
 		}
 	}
-	_, hi := pairCosRange(&n, &l)
-	return hi
+	return n, l, true
 }
 
 // compass searches for the centre's position from start, by compass

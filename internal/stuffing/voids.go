@@ -45,7 +45,10 @@ func tetsAround(m *tetmesh.Mesh) *incidence {
 	return inc
 }
 
-// around returns the tets that have all of vs.
+// around returns the tets that have all of vs, in increasing order: the
+// order of an incidence list is an accident of the edits made so far, and
+// what is built from around's answer (splits, flips, stars) must not
+// depend on it.
 func (inc *incidence) around(vs ...int32) []int32 {
 	var out []int32
 	for _, t := range inc.tets[vs[0]] {
@@ -58,6 +61,7 @@ func (inc *incidence) around(vs ...int32) []int32 {
 			out = append(out, t)
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 

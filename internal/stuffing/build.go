@@ -317,14 +317,18 @@ func (in *input) meetsBox(c geom.Vec, half float64) bool {
 // so the loop ends.
 func (b *builder) stuffValid(L *lattice, side []int8, cuts *cutSet) *draft {
 	keep := make([]bool, len(L.keys))
+	fresh := make([]bool, len(L.keys)) // refused in the last round
 	b.rep.Unwarped = 0
+	var runs []stuffer
 	for {
 		warp := warpVertices(L, cuts, keep)
-		d := stuff(L, b.in, side, cuts, warp)
+		var d *draft
+		d, runs = stuff(L, b.in, side, cuts, warp, runs, fresh)
+		clear(fresh)
 		changed := false
 		refuse := func(v int32) {
 			if int(v) < d.nL && warp[v] >= 0 && !keep[v] {
-				keep[v], changed = true, true
+				keep[v], fresh[v], changed = true, true, true
 				b.rep.Unwarped++
 			}
 		}
@@ -353,12 +357,16 @@ var flatCos = math.Cos(math.Pi / 180)
 // inverted returns the tets with a warped vertex that the exact predicate
 // finds not positive, or that have a dihedral angle under 1°. (Tets
 // without one are pieces of lattice tets with cuts inside edges: positive,
-// and refusing warps could not change them.)
+// and refusing warps could not change them.) Only the tets in d.recheck
+// are checked, when it is set.
 func (d *draft) inverted() []int32 {
 	nt := len(d.tets) / 4
 	flag := make([]bool, nt)
 	par.For(nt, chunk, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
+			if d.recheck != nil && !inRanges(d.recheck, int32(t)) {
+				continue
+			}
 			q := d.tets[4*t : 4*t+4]
 			warped := false
 			for _, v := range q {
@@ -374,6 +382,13 @@ func (d *draft) inverted() []int32 {
 		}
 	}
 	return bad
+}
+
+// inRanges reports whether t is in one of the sorted ranges [lo, hi)
+// listed as pairs in rs.
+func inRanges(rs []int32, t int32) bool {
+	i, _ := slices.BinarySearch(rs, t+1) // ranges before t+1 end at index i
+	return i%2 == 1
 }
 
 // meshInfo is what the later stages know about each vertex of the mesh.

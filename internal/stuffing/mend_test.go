@@ -146,19 +146,25 @@ func TestMeasureUpdate(t *testing.T) {
 // stuffFirstLattice runs Build's first round up to stuffing, at a
 // tolerance rel of the diagonal.
 func stuffFirstLattice(s *format.Surface, rel float64) (*input, *locator, *draft) {
+	b, o, L, w, side := firstLattice(s, rel)
+	return b.in, &locator{in: b.in, o: o, L: L, w: w}, b.stuffValid(L, side, findCuts(L, b.in, w, side))
+}
+
+// firstLattice runs Build's first round up to classifying the lattice.
+func firstLattice(s *format.Surface, rel float64) (b *builder, o *octree, L *lattice, w []float64, side []int8) {
 	in := newInput(s.Positions, s.Triangles, 0)
 	tol := rel * in.diag
-	b := &builder{in: in, rep: &Report{Tolerance: tol}}
+	b = &builder{in: in, rep: &Report{Tolerance: tol}}
 	origin, size := b.rootCube()
 	z := &sizing{in: in, opt: &b.opt, tol: tol, surfCap: in.diag / 20, floor: tol, forced: newKeyMap(0), minLevel: 3}
-	o := buildOctree(origin, size, in, z.split)
+	o = buildOctree(origin, size, in, z.split)
 	o.balance(func(level int, i, j, k uint32) bool {
 		c, h := o.cell(level, i, j, k)
 		return in.meetsBox(c, h)
 	})
-	L := newLattice(o)
-	w, side := classify(L, in)
-	return in, &locator{in: in, o: o, L: L, w: w}, b.stuffValid(L, side, findCuts(L, in, w, side))
+	L = newLattice(o)
+	w, side = classify(L, in)
+	return b, o, L, w, side
 }
 
 // A boundary vertex added after interior ones (splits made by flipping)

@@ -61,6 +61,9 @@ type draft struct {
 	onTri   []int32 // input triangle of a surface vertex, onLevelSet, or notOnSurface
 	nL      int
 	badTets []int32 // tets whose orientation the exact predicate rejects
+	// recheck lists the ranges [lo, hi) of tets stuffed again since the
+	// last check (nil: all are new); the others passed it then.
+	recheck []int32
 	tris    []int32 // boundary triangles, once stuffValid has found them
 }
 
@@ -107,8 +110,12 @@ func warpVertices(L *lattice, cuts *cutSet, keep []bool) []int32 {
 	return warp
 }
 
-// stuff fills the solid with tets given the warp choice.
-func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32) *draft {
+// stuff fills the solid with tets given the warp choice, and returns the
+// runs of lattice tets it stuffed. With the runs of an earlier stuffing
+// (prev) it stuffs again only the runs with a tet on a vertex whose warp
+// changed since (changed): a lattice tet's pieces depend only on its own
+// vertices' warps and the cuts on its edges, so the others are the same.
+func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32, prev []stuffer, changed []bool) (*draft, []stuffer) {
 	nL := len(L.keys)
 	s := &stuffer{L: L, side: side, cuts: cuts, warp: warp, in: in}
 	s.sign = make([]int8, nL)
@@ -138,15 +145,22 @@ func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32) *draf
 	// Runs of lattice tets are stuffed at once, each into its own tets
 	// and Steiner points (numbered −1, −2, … until the runs are joined in
 	// order, when they get the ids appending one by one would give).
-	const run = 1 << 14
+	const run = 1 << 11
 	nt := len(L.tets) / 4
 	parts := make([]stuffer, (nt+run-1)/run)
+	redo := make([]bool, len(parts))
 	par.For(len(parts), 1, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
+			ts := L.tets[4*r*run : 4*min((r+1)*run, nt)]
+			if prev != nil && !slices.ContainsFunc(ts, func(v int32) bool { return changed[v] }) {
+				parts[r] = prev[r]
+				continue
+			}
+			redo[r] = true
 			part := &parts[r]
 			*part = *s
-			for t := r * run; t < min((r+1)*run, nt); t++ {
-				part.tet([4]int32(L.tets[4*t : 4*t+4]))
+			for t := 0; t < len(ts); t += 4 {
+				part.tet([4]int32(ts[t : t+4]))
 			}
 		}
 	})
@@ -157,6 +171,14 @@ func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32) *draf
 	at[0].verts = len(d.pos) / 3
 	for r, part := range parts {
 		at[r+1] = offset{at[r].tets + len(part.tets), at[r].verts + len(part.steiner)/3}
+	}
+	if prev != nil {
+		d.recheck = []int32{}
+		for r, again := range redo {
+			if again {
+				d.recheck = append(d.recheck, int32(at[r].tets/4), int32(at[r+1].tets/4))
+			}
+		}
 	}
 	nv := at[len(parts)].verts
 	d.tets = make([]int32, at[len(parts)].tets)
@@ -178,7 +200,7 @@ func stuff(L *lattice, in *input, side []int8, cuts *cutSet, warp []int32) *draf
 			}
 		}
 	})
-	return d
+	return d, parts
 }
 
 // Reference geometry: the stencils are oriented on a reference tet with

@@ -462,5 +462,6 @@ func (ms *mesher) initialize(s *format.Surface) error {
 		}
 		base += int32(x.NumVertices())
 	}
+	ms.groupPlanarFacets()
 	return nil
 }

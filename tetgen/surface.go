@@ -87,6 +87,9 @@ type facetInfo struct {
 	// vectors from there: optimization keeps the facet's Steiner points
 	// in this plane.
 	corner [3]geom.Vec
+	// plane is the planar group of the facet (see planar.go): the
+	// smallest index of the facets coplanar with it and joined to it.
+	plane int32
 }
 
 const eyeKey = math.MinInt32

@@ -164,15 +164,18 @@ func (ms *mesher) addToSurface(v, f, e int32) bool {
 // into the carved mesh: the surface cavity of v is replaced by its fan,
 // and the tets beside it — with every tet in conflict with v reachable
 // without crossing a subface — by the cone from v. Tets touching a
-// subface of the same facet outside the surface cavity stay out (v would
-// be coplanar with it), and the cavity is shrunk until v sees its whole
-// boundary. On failure nothing changes.
+// subface outside the surface cavity in the planar group of v's facets
+// stay out (v would be coplanar with it, up to the rounding of Steiner
+// points), and the cavity is shrunk until v sees its whole boundary. On
+// failure nothing changes.
 func (ms *mesher) insertOnSurface(v, f, e int32) int {
 	if !ms.surfaceCavity(v, f, e) {
 		return hidden
 	}
 	m, s, c := ms.m, &ms.s, &ms.sc
-	facets := [2]int32{s.facet[c.subs[0]], s.facet[c.subs[len(c.subs)-1]]}
+	// The facets v lies in: its subface's and, on an edge, the one across
+	// (the second seed, which shrinking keeps in place).
+	facets := [2]int32{s.facet[c.subs[0]], s.facet[c.subs[min(1, len(c.subs)-1)]]}
 	m.cav, m.bnd, m.outer = m.cav[:0], m.bnd[:0], m.outer[:0]
 	for _, g := range c.subs {
 		for k := 0; k < 2; k++ {
@@ -187,7 +190,7 @@ func (ms *mesher) insertOnSurface(v, f, e int32) int {
 		for k := int32(0); k < 4; k++ {
 			if n := m.c[t<<3|4|k]; n < noTet {
 				g := refSubface(n)
-				if !c.has(g) && (s.facet[g] == facets[0] || s.facet[g] == facets[1]) {
+				if !c.has(g) && (ms.samePlane(s.facet[g], facets[0]) || ms.samePlane(s.facet[g], facets[1])) {
 					return true
 				}
 			}

@@ -125,6 +125,11 @@ type mesher struct {
 	// conforming recovers the surface by Delaunay insertion of Steiner
 	// points only, never flips: more points, always converges.
 	conforming bool
+	// joinCoplanar lets surface insertion join a point to subfaces it is
+	// coplanar with, except those of its own facets, as it did before
+	// planar groups: tests use it to build the flat wall tets that void
+	// splitting must still handle.
+	joinCoplanar bool
 
 	ref8 *refiner // refinement queues
 	// qualityCap is the vertex count past which the radius-edge bound

@@ -213,12 +213,13 @@ func TestBuildDeterministic(t *testing.T) {
 // vertices in the wall's plane that no later point splits
 // (stlmodels_gearwheel's exact mesh failed so). Planar facet groups keep
 // refinement from making such stacks (TestNoFlatTetsOnPlanarWalls), so
-// the test makes them as refinement did without the groups, on the gear
-// prism. The configuration must exist, no tet made by void splitting may
+// the test makes them as refinement did without the groups
+// (joinCoplanar), on the gear prism. The configuration must exist, no tet made by void splitting may
 // be flat, and the finished mesh must pass checkMesh.
 func TestVoidSplitsOffPlanarWalls(t *testing.T) {
 	s := gearPrism()
 	ms, stages := newMesher(s, Options{Quality: 2, MaxVolume: 1}, true)
+	ms.joinCoplanar = true
 	var n0 int32
 	for _, st := range stages {
 		if st.name == "voids" {
@@ -229,9 +230,6 @@ func TestVoidSplitsOffPlanarWalls(t *testing.T) {
 		}
 		if err := st.run(); err != nil {
 			t.Fatalf("%s: %v", st.name, err)
-		}
-		if st.name == "delaunay" {
-			ungroupPlanarFacets(ms)
 		}
 		if st.name == "voids" {
 			if n := flatTets(ms, n0); n > 0 {

@@ -42,14 +42,6 @@ func latticePrism(n int) *format.Surface {
 	return shapes.Extrude(poly, 2.6)
 }
 
-// ungroupPlanarFacets puts every facet in a group of its own, as before
-// planar groups existed.
-func ungroupPlanarFacets(ms *mesher) {
-	for f := range ms.facets {
-		ms.facets[f].plane = int32(f)
-	}
-}
-
 // flatTets counts the live tets with a vertex from `from` on whose
 // smallest dihedral sine is below voidFloorSine: flat to rounding.
 func flatTets(ms *mesher, from int32) int {
@@ -97,13 +89,12 @@ func TestPlanarFacetGroups(t *testing.T) {
 }
 
 // TestNoFlatTetsOnPlanarWalls: a Steiner point inserted on a planar wall
-// must not be joined to a subface of a coplanar neighbouring facet (the
-// tet would be flat to rounding). Refinement made such tets on walls of
-// several coplanar input triangles (gear prism 25, lattice prism 27;
-// stlmodels_gearwheel 6 438) when facets were not grouped; with planar
-// groups it makes none, and the finished mesh passes checkMesh.
-// Ungrouped, the same run must make some, or the test no longer covers
-// its case.
+// must not be joined to a subface it is coplanar with, in a neighbouring
+// facet of the wall: the tet would be flat to rounding. Refinement made
+// such tets when only the point's own facets were kept out (joinCoplanar;
+// gear prism 25, lattice prism 27; stlmodels_gearwheel 4 578). With
+// planar groups it makes none, and the finished mesh passes checkMesh. With joinCoplanar
+// the same run must make some, or the test no longer covers its case.
 func TestNoFlatTetsOnPlanarWalls(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -114,33 +105,31 @@ func TestNoFlatTetsOnPlanarWalls(t *testing.T) {
 		{"lattice prism", latticePrism(4), Options{Quality: 2, MaxVolume: 0.05}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			for _, grouped := range []bool{true, false} {
+			for _, join := range []bool{false, true} {
 				ms, stages := newMesher(c.s, c.opt, true)
+				ms.joinCoplanar = join
 				n := -1
 				for _, st := range stages {
 					if err := st.run(); err != nil {
 						t.Fatalf("%s: %v", st.name, err)
 					}
-					if st.name == "delaunay" && !grouped {
-						ungroupPlanarFacets(ms)
-					}
 					if st.name == "refine" {
 						n = flatTets(ms, 0)
-						if !grouped {
+						if join {
 							break
 						}
 					}
 				}
-				if grouped {
+				switch {
+				case !join && n != 0:
+					t.Errorf("%d flat tets after refinement", n)
+				case join && n == 0:
+					t.Errorf("no flat tets after refinement with joinCoplanar: the test no longer covers its case")
+				}
+				if !join {
 					checkMesh(t, c.s, ms.output())
 				}
-				switch {
-				case grouped && n != 0:
-					t.Errorf("%d flat tets after refinement", n)
-				case !grouped && n == 0:
-					t.Errorf("no flat tets after refinement without planar groups: the test no longer covers its case")
-				}
-				t.Logf("grouped %v: %d flat tets after refinement", grouped, n)
+				t.Logf("joinCoplanar %v: %d flat tets after refinement", join, n)
 			}
 		})
 	}

@@ -254,9 +254,11 @@ func (st *star) add(corners [4]geom.Vec, slot int) {
 
 // starOf gathers the tets of v in increasing order, whatever the order
 // of its incidence list: the centroid seed's rounding depends on the
-// order, and so, through it, does where a search ends.
+// order, and so, through it, does where a search ends. It sorts v's list
+// in place (no step depends on that order; searches at once are of
+// vertices with their own lists), so most lists are sorted already.
 func (mq *meshQuality) starOf(v int32) *star {
-	ts := slices.Clone(mq.inc.tets[v])
+	ts := mq.inc.tets[v]
 	slices.Sort(ts)
 	st := &star{corners: make([][4]geom.Vec, 0, len(ts)), slot: make([]int8, 0, len(ts)), fixed: make([]fixedFace, 0, len(ts))}
 	for _, t := range ts {

@@ -74,15 +74,15 @@ func buildReordered(t *testing.T, s *format.Surface, opt Options, floor float64,
 
 // The quality passes end wherever their steps lead; the steps must not
 // depend on the order of the incidence lists (an accident of the edits
-// made before), or neither does the floor. The aneurysm at 4e-3 of its
-// diagonal needs flips, splits and lifting.
+// made before), or neither does the floor. On the aneurysm at 1e-2 of its
+// diagonal session 7's code gave another mesh.
 func TestQualityIgnoresIncidenceOrder(t *testing.T) {
 	skipUnderRace(t)
 	s, err := format.ReadSurface(corpus.Dir(t)+"/plb_aneurysm.stl", format.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	buildReordered(t, s, Options{Tolerance: 4e-3 * bboxDiagonal(s.Positions)}, 10, "shuffled")
+	buildReordered(t, s, Options{Tolerance: 1e-2 * bboxDiagonal(s.Positions)}, 10, "shuffled")
 }
 
 // The benchmark's mesh (BenchmarkBuild/tets=1.2e6) keeps the 10° floor in

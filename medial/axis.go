@@ -79,6 +79,18 @@ const (
 	// strengthRamp: a ball's strength rises from 0 at λ = β·R* to 1 at
 	// λ = (1 + strengthRamp)·β·R*.
 	strengthRamp = 0.5
+	// A ball whose contacts subtend θ ≥ plateAngle sits between two nearly
+	// opposite walls: the middle of a tooth, rib or fin. It is kept, however
+	// thick the region beside it, when r ≥ plateFraction·R* — the λ rule
+	// alone prunes every such feature thinner than β times the thickness
+	// beside it (a gear's teeth on its body). Branches into a convex edge
+	// have θ = π − the edge's interior angle (90° at a box's edge) and radii
+	// falling to 0, so the λ rule still removes them; of a sharp edge's
+	// branch (interior angle below 30°) the part with r < plateFraction·R*.
+	// Strength ramps over plateRamp in θ and over strengthRamp in r/R*.
+	plateAngle    = 150 * math.Pi / 180
+	plateRamp     = 15 * math.Pi / 180
+	plateFraction = 0.1
 	// maxPasses bounds the adaptive resampling.
 	maxPasses = 8
 )
@@ -270,8 +282,9 @@ func (a *Axis) filter(beta float64) {
 	par.Each(n, chunk, func(i int) {
 		s := a.Radii[support.largest(a.Centre(i))]
 		a.Support[i] = s
-		lambda := a.Radii[i] * math.Sin(a.Separation[i]/2)
-		st := max(0, min(1, (lambda/(beta*s)-1)/strengthRamp))
+		r, sep := a.Radii[i], a.Separation[i]
+		st := unitRamp((r*math.Sin(sep/2)/(beta*s) - 1) / strengthRamp)
+		st = max(st, unitRamp((sep-plateAngle)/plateRamp)*unitRamp((r/(plateFraction*s)-1)/strengthRamp))
 		if a.Radii[i] == s {
 			// A ball supported by no larger one is a local maximum of the
 			// radius, the middle of a part: always fully kept.
@@ -281,6 +294,9 @@ func (a *Axis) filter(beta float64) {
 		a.Kept[i] = st > 0
 	})
 }
+
+// unitRamp clamps x to [0, 1].
+func unitRamp(x float64) float64 { return max(0, min(1, x)) }
 
 // fractions sets Alpha and Reach from Codim for the kept balls.
 func (a *Axis) fractions(alphaMin float64) {

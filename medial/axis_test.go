@@ -89,6 +89,16 @@ func TestMedialAxisShapes(t *testing.T) {
 				}
 				return ""
 			}},
+		// Fins 1.6 thick on an 8×8×8 block: the block's largest ball
+		// (R = 4) reaches the fins, where λ = 0.8 < β·R*, so the λ rule
+		// alone prunes them; their balls sit between opposite walls.
+		{"finned block", finnedBlock(), func(c geom.Vec) bool { return c[1] > 9 && c[1] < 10.5 },
+			func(c geom.Vec, r, m, a float64) string {
+				if d := min(math.Abs(c[0]-1.6), math.Abs(c[0]-4), math.Abs(c[0]-6.4)); d > 0.02 || math.Abs(r-0.8) > 0.02 {
+					return "want a ball of radius 0.8 on a fin's mid-plane"
+				}
+				return ""
+			}},
 		{"cube", shapes.Box(1, 1, 1, 3), func(geom.Vec) bool { return true },
 			func(c geom.Vec, r, m, a float64) string {
 				// Branches into edges and corners are pruned: the core the
@@ -121,6 +131,16 @@ func TestMedialAxisShapes(t *testing.T) {
 			t.Errorf("%s: no kept ball where expected", tc.name)
 		}
 	}
+}
+
+// finnedBlock is an 8×8×8 block with three fins 1.6 thick and 3 high on
+// its top (y = 8), running the whole depth in z.
+func finnedBlock() *format.Surface {
+	poly := [][2]float64{{0, 0}, {8, 0}, {8, 8}}
+	for _, x := range []float64{7.2, 4.8, 2.4} {
+		poly = append(poly, [2]float64{x, 8}, [2]float64{x, 11}, [2]float64{x - 1.6, 11}, [2]float64{x - 1.6, 8})
+	}
+	return shapes.Extrude(append(poly, [2]float64{0, 8}), 8)
 }
 
 // TestMedialAxisNoise: radial noise of 1% on a sphere's vertices makes a

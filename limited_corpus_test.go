@@ -91,12 +91,17 @@ func cpuTime() time.Duration {
 }
 
 // checkLimited01 fails unless ε is exactly 0 and 1 on the Dirichlet
-// vertices and within solver error (1e-8) of [0, 1] elsewhere.
+// vertices and within 1e-6 of [0, 1] elsewhere, as the pipeline's own
+// check (checkField) requires: on poorly shaped meshes the error in ε
+// exceeds the relative residual by orders of magnitude (gmsh_lever's
+// default mesh, min dihedral 0.3°: −1.5e-8 at residual 9.4e-11), so what
+// tells solver error from a broken scheme is that the excursion shrinks
+// with the tolerance, which the caller checks.
 func checkLimited01(t *testing.T, m *tetmesh.Mesh, eps []float64) {
 	t.Helper()
 	for v, e := range eps {
 		switch tag := m.Tags[v]; {
-		case !(e >= -1e-8 && e <= 1+1e-8):
+		case !(e >= -1e-6 && e <= 1+1e-6):
 			t.Fatalf("ε = %g at vertex %d (%v)", e, v, tag)
 		case tag == tetmesh.Boundary && e != 0, tag == tetmesh.Core && e != 1:
 			t.Fatalf("ε = %g at %v vertex %d", e, tag, v)

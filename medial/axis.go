@@ -104,7 +104,9 @@ const (
 // set of circumradius λ = r·sin(θ/2); it is kept when λ ≥ β·R*, R* being
 // its Support. Noise branches (small θ) and the sheets running into convex
 // edges and corners (r → 0 beside a large ball) fall below; plates,
-// cylinders and smooth parts (θ ≈ π, R* ≈ r) stay.
+// cylinders and smooth parts (θ ≈ π, R* ≈ r) stay. A plate-like ball
+// (θ ≥ 150°, r ≥ R*/10) is kept too, so that teeth, ribs and fins beside
+// a thicker region keep their part of the axis.
 func MedialAxis(s *format.Surface, opt Options) (*Axis, error) {
 	o, err := newSolid(s, "surface")
 	if err != nil {
@@ -285,7 +287,7 @@ func (a *Axis) filter(beta float64) {
 		r, sep := a.Radii[i], a.Separation[i]
 		st := unitRamp((r*math.Sin(sep/2)/(beta*s) - 1) / strengthRamp)
 		st = max(st, unitRamp((sep-plateAngle)/plateRamp)*unitRamp((r/(plateFraction*s)-1)/strengthRamp))
-		if a.Radii[i] == s {
+		if r == s {
 			// A ball supported by no larger one is a local maximum of the
 			// radius, the middle of a part: always fully kept.
 			st = 1

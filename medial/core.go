@@ -44,7 +44,7 @@ type Options struct {
 	CoreFile *format.Surface
 
 	// Prune is β of the medial filter: a ball is kept when r·sin(θ/2) ≥
-	// β·Support. 0 means 0.5.
+	// β·Support, or when it is plate-like (see MedialAxis). 0 means 0.5.
 	Prune float64
 	// SheetFraction is the smallest core fraction α, used where the axis is
 	// a sheet (the plate's h is then (1−α)·T/2). 0 means 0.1.

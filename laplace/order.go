@@ -3,6 +3,7 @@ package laplace
 import (
 	"math"
 
+	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/par"
 )
 
@@ -40,7 +41,7 @@ func hilbertOrder(positions []float64) []int32 {
 				c := (positions[3*i+k] - lo[k]) * scale
 				q[k] = uint32(min(max(c, 0), float64(1<<hilbertBits-1)))
 			}
-			keys[i] = hilbertKey(q)<<31 | uint64(i)
+			keys[i] = bvh.Hilbert3(q, hilbertBits)<<31 | uint64(i)
 		}
 	})
 	radixSortHigh(keys, 31, 3*hilbertBits)
@@ -49,39 +50,6 @@ func hilbertOrder(positions []float64) []int32 {
 		order[i] = int32(k & (1<<31 - 1))
 	}
 	return order
-}
-
-// hilbertKey returns the position of grid cell q along the Hilbert curve
-// (Skilling, "Programming the Hilbert curve", AIP Conf. Proc. 707, 2004).
-func hilbertKey(q [3]uint32) uint64 {
-	const top = 1 << (hilbertBits - 1)
-	for m := uint32(top); m > 1; m >>= 1 {
-		p := m - 1
-		for i := range 3 {
-			if q[i]&m != 0 {
-				q[0] ^= p
-			} else {
-				t := (q[0] ^ q[i]) & p
-				q[0] ^= t
-				q[i] ^= t
-			}
-		}
-	}
-	q[1] ^= q[0]
-	q[2] ^= q[1]
-	var t uint32
-	for m := uint32(top); m > 1; m >>= 1 {
-		if q[2]&m != 0 {
-			t ^= m - 1
-		}
-	}
-	var key uint64
-	for b := hilbertBits - 1; b >= 0; b-- {
-		for i := range 3 {
-			key = key<<1 | uint64((q[i]^t)>>b&1)
-		}
-	}
-	return key
 }
 
 // radixSortHigh stably sorts keys by bits [shift, shift+width).

@@ -6,35 +6,6 @@ import (
 	"testing"
 )
 
-// The first 8³ positions of the Hilbert curve fill the cube [0, 8)³, and
-// consecutive cells along the curve share a face.
-func TestHilbertKeyIsACurve(t *testing.T) {
-	const side = 8
-	cell := make([][3]uint32, side*side*side)
-	seen := make([]bool, len(cell))
-	for x := uint32(0); x < side; x++ {
-		for y := uint32(0); y < side; y++ {
-			for z := uint32(0); z < side; z++ {
-				k := hilbertKey([3]uint32{x, y, z})
-				if k >= uint64(len(cell)) || seen[k] {
-					t.Fatalf("cell (%d,%d,%d) has key %d", x, y, z, k)
-				}
-				seen[k] = true
-				cell[k] = [3]uint32{x, y, z}
-			}
-		}
-	}
-	for k := 1; k < len(cell); k++ {
-		d := 0
-		for a := range 3 {
-			d += int(max(cell[k][a], cell[k-1][a]) - min(cell[k][a], cell[k-1][a]))
-		}
-		if d != 1 {
-			t.Fatalf("cells %d %v and %d %v are not face neighbours", k-1, cell[k-1], k, cell[k])
-		}
-	}
-}
-
 // hilbertOrder returns a permutation, stable for coincident points.
 func TestHilbertOrderPermutation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -44,7 +44,7 @@ func brioOrder(xyz []float64, idx []int32) []int32 {
 			for k := 0; k < 3; k++ {
 				c[k] = uint32((xyz[3*v+k]-lo[k])*scale) >> (21 - bits)
 			}
-			keys[i] = uint64(brioRound(int32(v)))<<(3*bits) | hilbert3(c, bits)
+			keys[i] = uint64(brioRound(int32(v)))<<(3*bits) | bvh.Hilbert3(c, bits)
 		}
 	})
 	out := make([]int32, n)
@@ -69,41 +69,6 @@ func splitmix(x uint64) uint64 {
 	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
 	x = (x ^ x>>27) * 0x94D049BB133111EB
 	return x ^ x>>31
-}
-
-// hilbert3 returns the position of cell c (bits bits per axis) along a 3D
-// Hilbert curve (Skilling 2004, "Programming the Hilbert curve"), with the
-// branches on coordinate bits turned into masks: the bits are random, so
-// branches would mispredict half the time.
-func hilbert3(c [3]uint32, bits int) uint64 {
-	x, y, z := c[0], c[1], c[2]
-	for b := bits - 1; b > 0; b-- {
-		p := uint32(1)<<b - 1
-		// Axis 0: invert the low bits if bit b is set.
-		x ^= p & -(x >> b & 1)
-		// Axes 1 and 2: invert x's low bits if set, else exchange them.
-		set := -(y >> b & 1)
-		t := (x ^ y) & p &^ set
-		x ^= p&set | t
-		y ^= t
-		set = -(z >> b & 1)
-		t = (x ^ z) & p &^ set
-		x ^= p&set | t
-		z ^= t
-	}
-	y ^= x
-	z ^= y
-	// Bit j of t is the parity of z's bits above j (Skilling's loop over
-	// them, as a suffix XOR).
-	t := z >> 1
-	t ^= t >> 1
-	t ^= t >> 2
-	t ^= t >> 4
-	t ^= t >> 8
-	t ^= t >> 16
-	x, y, z = x^t, y^t, z^t
-	m := uint32(1)<<bits - 1
-	return bvh.Spread3(uint64(x&m))<<2 | bvh.Spread3(uint64(y&m))<<1 | bvh.Spread3(uint64(z&m))
 }
 
 // radixSort sorts keys ascending, permuting vals alongside; equal keys keep

@@ -1,6 +1,9 @@
 package tetgen
 
-import "github.com/pfmesh/pfmesh/internal/geom"
+import (
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/unionfind"
+)
 
 // Planar facet groups. A planar wall of a CAD surface is usually several
 // input triangles (every side quad of an extruded part is two), each its
@@ -18,17 +21,10 @@ import "github.com/pfmesh/pfmesh/internal/geom"
 // triangles' shapes (it runs before any Steiner point).
 func (ms *mesher) groupPlanarFacets() {
 	s, m := &ms.s, ms.m
-	parent := make([]int32, len(ms.facets))
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	var root func(f int32) int32
-	root = func(f int32) int32 {
-		for parent[f] != f {
-			parent[f] = parent[parent[f]]
-			f = parent[f]
-		}
-		return f
+	sets := unionfind.New(len(ms.facets))
+	normal := func(f int32) geom.Vec {
+		a, b, c := m.pos(s.sv[3*f]), m.pos(s.sv[3*f+1]), m.pos(s.sv[3*f+2])
+		return geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
 	}
 	for f := int32(0); f < s.num(); f++ {
 		q := s.sv[3*f : 3*f+3]
@@ -44,19 +40,14 @@ func (ms *mesher) groupPlanarFacets() {
 			}
 			// Coplanar: the same wall unless the two fold back onto
 			// each other (opposite normals, a zero-thickness fin).
-			n := func(f int32) geom.Vec {
-				a, b, c := m.pos(s.sv[3*f]), m.pos(s.sv[3*f+1]), m.pos(s.sv[3*f+2])
-				return geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
-			}
-			if geom.Dot(n(f), n(g)) <= 0 {
+			if geom.Dot(normal(f), normal(g)) <= 0 {
 				continue
 			}
-			a, b := root(s.facet[f]), root(s.facet[g])
-			parent[max(a, b)] = min(a, b)
+			sets.Union(s.facet[f], s.facet[g])
 		}
 	}
 	for f := range ms.facets {
-		ms.facets[f].plane = root(int32(f))
+		ms.facets[f].plane = sets.Find(int32(f))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/trisearch"
 )
 
 // Compass search steps along the axes only, so it stalls on a ridge where
@@ -129,20 +130,13 @@ func minNormInHull(gs []geom.Vec) geom.Vec {
 		}
 		best, bestN = x, n
 	}
+	var o geom.Vec
 	for i, a := range gs {
 		consider(a)
 		for j := i + 1; j < len(gs); j++ {
-			b := gs[j]
-			ab := geom.Sub(b, a)
-			if d := geom.Dot(ab, ab); d > 0 {
-				if t := -geom.Dot(a, ab) / d; t > 0 && t < 1 {
-					consider(geom.Add(a, geom.Scale(t, ab)))
-				}
-			}
+			consider(trisearch.ClosestOnSegment(o, a, gs[j]))
 			for k := j + 1; k < len(gs); k++ {
-				if x, ok := nearestInTriangle(a, b, gs[k]); ok {
-					consider(x)
-				}
+				consider(trisearch.ClosestOnTriangle(o, a, gs[j], gs[k]))
 			}
 		}
 	}
@@ -150,24 +144,4 @@ func minNormInHull(gs []geom.Vec) geom.Vec {
 		return geom.Vec{} // the origin is inside
 	}
 	return best
-}
-
-// nearestInTriangle returns the origin's projection onto the plane of
-// triangle abc, if it falls strictly inside the triangle.
-func nearestInTriangle(a, b, c geom.Vec) (geom.Vec, bool) {
-	ab, ac := geom.Sub(b, a), geom.Sub(c, a)
-	n := geom.Cross(ab, ac)
-	nn := geom.Dot(n, n)
-	if nn == 0 {
-		return geom.Vec{}, false
-	}
-	x := geom.Scale(geom.Dot(a, n)/nn, n)
-	// Barycentric coordinates of x by sub-triangle areas.
-	ax := geom.Sub(x, a)
-	v := geom.Dot(geom.Cross(ax, ac), n) / nn
-	w := geom.Dot(geom.Cross(ab, ax), n) / nn
-	if v <= 0 || w <= 0 || v+w >= 1 {
-		return geom.Vec{}, false
-	}
-	return x, true
 }

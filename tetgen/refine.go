@@ -162,27 +162,58 @@ func (ms *mesher) bounds() (lo, hi geom.Vec) {
 // tetCircumcentre returns the circumcentre of tet t and the squared
 // circumradius.
 func (m *tri) tetCircumcentre(t int32) (geom.Vec, float64) {
-	q := m.tet(t)
-	a := m.pos(q[0])
-	u, v, w := geom.Sub(m.pos(q[1]), a), geom.Sub(m.pos(q[2]), a), geom.Sub(m.pos(q[3]), a)
-	den := 2 * geom.Dot(u, geom.Cross(v, w))
-	num := geom.Add(geom.Add(geom.Scale(geom.Dot(u, u), geom.Cross(v, w)),
-		geom.Scale(geom.Dot(v, v), geom.Cross(w, u))), geom.Scale(geom.Dot(w, w), geom.Cross(u, v)))
-	off := geom.Scale(1/den, num)
-	return geom.Add(a, off), geom.Dot(off, off)
+	s := m.shapeOf(t)
+	return geom.Add(m.pos(m.c[t<<3]), s.off), s.r2
+}
+
+// tetShape is what refinement measures of a tet.
+type tetShape struct {
+	off   geom.Vec // circumcentre − first vertex
+	r2    float64  // squared circumradius
+	short float64  // squared shortest edge
+	vol6  float64  // six times the signed volume
+}
+
+// shapeOf measures tet t. It is refinement's most frequent computation, so
+// it is written out in scalars (Go keeps [3]float64 values in memory);
+// the operations are those of the vector form: with u, v, w the edges
+// from the first vertex, the circumcentre is that vertex plus
+// (|u|² v×w + |v|² w×u + |w|² u×v) / (2 u·(v×w)).
+func (m *tri) shapeOf(t int32) tetShape {
+	q, xyz := m.c[t<<3:t<<3+4], m.xyz
+	a, b, c, d := 3*int(q[0]), 3*int(q[1]), 3*int(q[2]), 3*int(q[3])
+	ax, ay, az := xyz[a], xyz[a+1], xyz[a+2]
+	bx, by, bz := xyz[b], xyz[b+1], xyz[b+2]
+	cx, cy, cz := xyz[c], xyz[c+1], xyz[c+2]
+	dx, dy, dz := xyz[d], xyz[d+1], xyz[d+2]
+	ux, uy, uz := bx-ax, by-ay, bz-az
+	vx, vy, vz := cx-ax, cy-ay, cz-az
+	wx, wy, wz := dx-ax, dy-ay, dz-az
+	vwx, vwy, vwz := vy*wz-vz*wy, vz*wx-vx*wz, vx*wy-vy*wx
+	wux, wuy, wuz := wy*uz-wz*uy, wz*ux-wx*uz, wx*uy-wy*ux
+	uvx, uvy, uvz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
+	vol6 := ux*vwx + uy*vwy + uz*vwz
+	uu, vv, ww := ux*ux+uy*uy+uz*uz, vx*vx+vy*vy+vz*vz, wx*wx+wy*wy+wz*wz
+	inv := 1 / (2 * vol6)
+	ox := inv * (uu*vwx + vv*wux + ww*uvx)
+	oy := inv * (uu*vwy + vv*wuy + ww*uvy)
+	oz := inv * (uu*vwz + vv*wuz + ww*uvz)
+	// |p − q|² is the same whichever way round p − q is taken.
+	ex, ey, ez := bx-cx, by-cy, bz-cz
+	fx, fy, fz := bx-dx, by-dy, bz-dz
+	gx, gy, gz := cx-dx, cy-dy, cz-dz
+	short := min(uu, vv, ww, ex*ex+ey*ey+ez*ez, fx*fx+fy*fy+fz*fz, gx*gx+gy*gy+gz*gz)
+	return tetShape{off: geom.Vec{ox, oy, oz}, r2: ox*ox + oy*oy + oz*oz, short: short, vol6: vol6}
 }
 
 // isBad reports whether tet t needs refinement.
 func (ms *mesher) isBad(t int32) bool {
 	m := ms.m
 	q := m.tet(t)
-	_, r2 := m.tetCircumcentre(t)
+	sh := m.shapeOf(t)
+	r2, short := sh.r2, sh.short
 	if math.IsInf(r2, 0) || math.IsNaN(r2) {
 		return false
-	}
-	short := math.Inf(1)
-	for _, e := range tetEdges {
-		short = min(short, geom.Dist2(m.pos(q[e[0]]), m.pos(q[e[1]])))
 	}
 	if short < ms.minEdge2 {
 		return false
@@ -204,9 +235,7 @@ func (ms *mesher) isBad(t int32) bool {
 		return true
 	}
 	if o.MaxVolume > 0 {
-		a := m.pos(q[0])
-		vol := geom.Dot(geom.Sub(m.pos(q[1]), a), geom.Cross(geom.Sub(m.pos(q[2]), a), geom.Sub(m.pos(q[3]), a))) / 6
-		if vol > o.MaxVolume {
+		if sh.vol6/6 > o.MaxVolume {
 			return true
 		}
 	}

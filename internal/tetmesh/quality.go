@@ -17,27 +17,37 @@ func Dihedral(a, b, c, d geom.Vec) [6]float64 {
 	return out
 }
 
-// edgeFaces lists, for each of TetEdges, the two faces (by opposite
-// vertex) that meet at it: those opposite the other two vertices.
-var edgeFaces = [6][2]int{{2, 3}, {1, 3}, {1, 2}, {0, 3}, {0, 2}, {0, 1}}
-
 // dihedralCosines returns the cosines of the angles between the outward
 // normals of the two faces at each of TetEdges. The interior dihedral
 // angle π − acos(x) grows with x, so comparing cosines orders angles
-// without the arccosines.
+// without the arccosines. MeasureQuality calls it for every tet of a
+// mesh, so it is written out in scalars (Go keeps [3]float64 values in
+// memory); the normals are those of TetFaces, n = (p₁−p₀)×(p₂−p₀).
 func dihedralCosines(a, b, c, d geom.Vec) [6]float64 {
-	p := [4]geom.Vec{a, b, c, d}
-	var n [4]geom.Vec
-	var l [4]float64
-	for k, f := range TetFaces {
-		n[k] = geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
-		l[k] = geom.Norm(n[k])
+	n0x, n0y, n0z := faceNormal(b, c, d)
+	n1x, n1y, n1z := faceNormal(a, d, c)
+	n2x, n2y, n2z := faceNormal(a, b, d)
+	n3x, n3y, n3z := faceNormal(a, c, b)
+	l0 := math.Sqrt(n0x*n0x + n0y*n0y + n0z*n0z)
+	l1 := math.Sqrt(n1x*n1x + n1y*n1y + n1z*n1z)
+	l2 := math.Sqrt(n2x*n2x + n2y*n2y + n2z*n2z)
+	l3 := math.Sqrt(n3x*n3x + n3y*n3y + n3z*n3z)
+	cosine := func(c, l float64) float64 { return max(-1, min(1, c/l)) }
+	return [6]float64{ // faces by opposite vertex: the edge's other two
+		cosine(n2x*n3x+n2y*n3y+n2z*n3z, l2*l3),
+		cosine(n1x*n3x+n1y*n3y+n1z*n3z, l1*l3),
+		cosine(n1x*n2x+n1y*n2y+n1z*n2z, l1*l2),
+		cosine(n0x*n3x+n0y*n3y+n0z*n3z, l0*l3),
+		cosine(n0x*n2x+n0y*n2y+n0z*n2z, l0*l2),
+		cosine(n0x*n1x+n0y*n1y+n0z*n1z, l0*l1),
 	}
-	var out [6]float64
-	for i, f := range edgeFaces {
-		out[i] = max(-1, min(1, geom.Dot(n[f[0]], n[f[1]])/(l[f[0]]*l[f[1]])))
-	}
-	return out
+}
+
+// faceNormal returns (q−p)×(r−p).
+func faceNormal(p, q, r geom.Vec) (x, y, z float64) {
+	ux, uy, uz := q[0]-p[0], q[1]-p[1], q[2]-p[2]
+	vx, vy, vz := r[0]-p[0], r[1]-p[1], r[2]-p[2]
+	return uy*vz - uz*vy, uz*vx - ux*vz, ux*vy - uy*vx
 }
 
 // dihedralAngle is the interior angle, in radians, at an edge whose faces'
@@ -46,19 +56,25 @@ func dihedralAngle(x float64) float64 { return math.Pi - math.Acos(x) }
 
 // RadiusEdge returns the ratio of the circumradius of tet abcd to its
 // shortest edge: √(3/8) ≈ 0.612 for the regular tet, unbounded for
-// slivers' degenerate neighbours (needles and caps).
+// slivers' degenerate neighbours (needles and caps). Written out in
+// scalars like dihedralCosines.
 func RadiusEdge(a, b, c, d geom.Vec) float64 {
-	u, v, w := geom.Sub(b, a), geom.Sub(c, a), geom.Sub(d, a)
-	den := 2 * geom.Dot(u, geom.Cross(v, w))
+	ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+	vx, vy, vz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
+	wx, wy, wz := d[0]-a[0], d[1]-a[1], d[2]-a[2]
+	vwx, vwy, vwz := vy*wz-vz*wy, vz*wx-vx*wz, vx*wy-vy*wx
+	wux, wuy, wuz := wy*uz-wz*uy, wz*ux-wx*uz, wx*uy-wy*ux
+	uvx, uvy, uvz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
+	den := 2 * (ux*vwx + uy*vwy + uz*vwz)
+	uu, vv, ww := ux*ux+uy*uy+uz*uz, vx*vx+vy*vy+vz*vz, wx*wx+wy*wy+wz*wz
 	// Circumcentre relative to a: (|u|² v×w + |v|² w×u + |w|² u×v) / den.
-	num := geom.Add(geom.Add(geom.Scale(geom.Dot(u, u), geom.Cross(v, w)),
-		geom.Scale(geom.Dot(v, v), geom.Cross(w, u))), geom.Scale(geom.Dot(w, w), geom.Cross(u, v)))
-	r := geom.Norm(num) / math.Abs(den)
-	p := [4]geom.Vec{a, b, c, d}
-	short := math.Inf(1)
-	for _, e := range TetEdges {
-		short = min(short, geom.Dist2(p[e[0]], p[e[1]]))
-	}
+	nx, ny, nz := uu*vwx+vv*wux+ww*uvx, uu*vwy+vv*wuy+ww*uvy, uu*vwz+vv*wuz+ww*uvz
+	r := math.Sqrt(nx*nx+ny*ny+nz*nz) / math.Abs(den)
+	// |p − q|² is the same whichever way round p − q is taken.
+	ex, ey, ez := b[0]-c[0], b[1]-c[1], b[2]-c[2]
+	fx, fy, fz := b[0]-d[0], b[1]-d[1], b[2]-d[2]
+	gx, gy, gz := c[0]-d[0], c[1]-d[1], c[2]-d[2]
+	short := min(math.Inf(1), uu, vv, ww, ex*ex+ey*ey+ez*ez, fx*fx+fy*fy+fz*fz, gx*gx+gy*gy+gz*gz)
 	return r / math.Sqrt(short)
 }
 

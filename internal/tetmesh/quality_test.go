@@ -1,0 +1,106 @@
+package tetmesh
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/pfmesh/pfmesh/internal/geom"
+)
+
+// randomTets returns n tets of random vertices, some nearly flat, some
+// with a repeated or collinear vertex (degenerate: NaN and ±Inf paths).
+func randomTets(n int) [][4]geom.Vec {
+	rng := rand.New(rand.NewPCG(5, 6))
+	out := make([][4]geom.Vec, n)
+	for i := range out {
+		for k := range 4 {
+			out[i][k] = geom.Vec{rng.Float64(), rng.Float64(), rng.Float64() * math.Pow(10, -float64(i%7))}
+		}
+		switch i % 50 {
+		case 0:
+			out[i][3] = out[i][0]
+		case 1:
+			out[i][2] = geom.Add(out[i][0], geom.Scale(2, geom.Sub(out[i][1], out[i][0])))
+		}
+	}
+	return out
+}
+
+// The scalar kernels do the vector form's operations in the same order:
+// the results are the same bits.
+func TestScalarKernelsAsVectorForm(t *testing.T) {
+	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	for i, p := range randomTets(20000) {
+		a, b, c, d := p[0], p[1], p[2], p[3]
+		if got, want := dihedralCosines(a, b, c, d), vectorCosines(a, b, c, d); got != want {
+			for k := range got {
+				if !same(got[k], want[k]) {
+					t.Fatalf("tet %d %v: cosines %v, vector form %v", i, p, got, want)
+				}
+			}
+		}
+		if got, want := RadiusEdge(a, b, c, d), vectorRadiusEdge(a, b, c, d); !same(got, want) {
+			t.Fatalf("tet %d %v: radius-edge %v, vector form %v", i, p, got, want)
+		}
+	}
+}
+
+// RadiusEdge against the circumcentre found another way: the point
+// equidistant from the four vertices solves 2(pₖ−p₀)·x = |pₖ|²−|p₀|²,
+// here by Cramer's rule.
+func TestRadiusEdgeByLinearSystem(t *testing.T) {
+	for i, p := range randomTets(2000) {
+		if i%50 < 2 {
+			continue // degenerate: no circumcentre
+		}
+		var rows [3]geom.Vec
+		var rhs geom.Vec
+		for k := 1; k < 4; k++ {
+			rows[k-1] = geom.Scale(2, geom.Sub(p[k], p[0]))
+			rhs[k-1] = geom.Dot(p[k], p[k]) - geom.Dot(p[0], p[0])
+		}
+		det := func(a, b, c geom.Vec) float64 { return geom.Dot(a, geom.Cross(b, c)) }
+		col := func(j int) geom.Vec { return geom.Vec{rows[0][j], rows[1][j], rows[2][j]} }
+		c0, c1, c2 := col(0), col(1), col(2)
+		den := det(c0, c1, c2)
+		x := geom.Vec{det(rhs, c1, c2) / den, det(c0, rhs, c2) / den, det(c0, c1, rhs) / den}
+		short := math.Inf(1)
+		for _, e := range TetEdges {
+			short = min(short, geom.Dist2(p[e[0]], p[e[1]]))
+		}
+		want := geom.Norm(geom.Sub(x, p[0])) / math.Sqrt(short)
+		if got := RadiusEdge(p[0], p[1], p[2], p[3]); math.Abs(got-want) > 1e-6*want {
+			t.Fatalf("tet %d: radius-edge %.12g, by the linear system %.12g", i, got, want)
+		}
+	}
+}
+
+func vectorCosines(a, b, c, d geom.Vec) [6]float64 {
+	p := [4]geom.Vec{a, b, c, d}
+	var n [4]geom.Vec
+	var l [4]float64
+	for k, f := range TetFaces {
+		n[k] = geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
+		l[k] = geom.Norm(n[k])
+	}
+	var out [6]float64
+	for i, f := range [6][2]int{{2, 3}, {1, 3}, {1, 2}, {0, 3}, {0, 2}, {0, 1}} {
+		out[i] = max(-1, min(1, geom.Dot(n[f[0]], n[f[1]])/(l[f[0]]*l[f[1]])))
+	}
+	return out
+}
+
+func vectorRadiusEdge(a, b, c, d geom.Vec) float64 {
+	u, v, w := geom.Sub(b, a), geom.Sub(c, a), geom.Sub(d, a)
+	den := 2 * geom.Dot(u, geom.Cross(v, w))
+	num := geom.Add(geom.Add(geom.Scale(geom.Dot(u, u), geom.Cross(v, w)),
+		geom.Scale(geom.Dot(v, v), geom.Cross(w, u))), geom.Scale(geom.Dot(w, w), geom.Cross(u, v)))
+	r := geom.Norm(num) / math.Abs(den)
+	p := [4]geom.Vec{a, b, c, d}
+	short := math.Inf(1)
+	for _, e := range TetEdges {
+		short = min(short, geom.Dist2(p[e[0]], p[e[1]]))
+	}
+	return r / math.Sqrt(short)
+}

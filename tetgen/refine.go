@@ -356,11 +356,20 @@ func (ms *mesher) splitTet(t int32) {
 }
 
 // cavityVertexNear reports whether a vertex of the cavity's boundary
-// lies within squared distance d2 of p.
+// lies within squared distance d2 of p. It runs for every refinement
+// insertion, over about six times as many face corners as vertices, so
+// it is written out in scalars.
 func (m *tri) cavityVertexNear(p geom.Vec, d2 float64) bool {
+	px, py, pz := p[0], p[1], p[2]
 	for _, f := range m.bnd {
-		for _, u := range m.faceVerts(f) {
-			if geom.Dist2(m.pos(u), p) < d2 {
+		t, k := f>>2, f&3
+		for j, u := range m.c[t<<3 : t<<3+4] {
+			if int32(j) == k {
+				continue // the face is the one opposite corner k
+			}
+			i := 3 * int(u)
+			x, y, z := m.xyz[i]-px, m.xyz[i+1]-py, m.xyz[i+2]-pz
+			if x*x+y*y+z*z < d2 {
 				return true
 			}
 		}

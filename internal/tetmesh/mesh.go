@@ -40,9 +40,17 @@ var TetEdges = [6][2]int{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}
 
 // Volume returns the total signed volume of the tets.
 func (m *Mesh) Volume() float64 {
+	// geom.TetVolume written out in scalars, the same operations: Go
+	// keeps [3]float64 values in memory, and builds sum every tet.
 	var v float64
+	p := m.Positions
 	for t := 0; t < len(m.Tets); t += 4 {
-		v += geom.TetVolume(m.Vertex(m.Tets[t]), m.Vertex(m.Tets[t+1]), m.Vertex(m.Tets[t+2]), m.Vertex(m.Tets[t+3]))
+		a, b, c, d := 3*int(m.Tets[t]), 3*int(m.Tets[t+1]), 3*int(m.Tets[t+2]), 3*int(m.Tets[t+3])
+		ax, ay, az := p[a], p[a+1], p[a+2]
+		ux, uy, uz := p[b]-ax, p[b+1]-ay, p[b+2]-az
+		vx, vy, vz := p[c]-ax, p[c+1]-ay, p[c+2]-az
+		wx, wy, wz := p[d]-ax, p[d+1]-ay, p[d+2]-az
+		v += ((uy*vz-uz*vy)*wx + (uz*vx-ux*vz)*wy + (ux*vy-uy*vx)*wz) / 6
 	}
 	return v
 }

@@ -104,3 +104,28 @@ func vectorRadiusEdge(a, b, c, d geom.Vec) float64 {
 	}
 	return r / math.Sqrt(short)
 }
+
+// Volume sums geom.TetVolume: the same bits, and the unit cube's six
+// corner tets make volume 1.
+func TestVolumeAsTetVolume(t *testing.T) {
+	m := &Mesh{}
+	want := 0.0
+	for i, p := range randomTets(5000) {
+		for _, v := range p {
+			m.Positions = append(m.Positions, v[0], v[1], v[2])
+		}
+		m.Tets = append(m.Tets, int32(4*i), int32(4*i+1), int32(4*i+2), int32(4*i+3))
+		want += geom.TetVolume(p[0], p[1], p[2], p[3])
+	}
+	if got := m.Volume(); got != want {
+		t.Fatalf("volume %v, sum of TetVolume %v", got, want)
+	}
+	cube := &Mesh{Positions: []float64{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1}}
+	// Kuhn's six tets along the diagonal 0–6.
+	for _, q := range [][4]int32{{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}} {
+		cube.Tets = append(cube.Tets, q[0], q[1], q[2], q[3])
+	}
+	if got := cube.Volume(); math.Abs(math.Abs(got)-1) > 1e-15 {
+		t.Fatalf("unit cube volume %v", got)
+	}
+}

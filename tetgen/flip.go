@@ -1,6 +1,7 @@
 package tetgen
 
 import (
+	"math"
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -201,17 +202,23 @@ var polygonTriangulations = func() [][][][3]int {
 // that accept approves (nil: all), it takes the one whose worst new tet
 // scores best (score nil: the first valid one). It reports success.
 func (m *tri) removeEdge(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64) bool {
-	return m.removeEdgeIf(x, y, t, accept, score, nil)
+	return m.removeEdgeIf(x, y, t, accept, score, math.Inf(-1))
 }
 
-// removeEdgeIf is removeEdge that commits only if good (nil: always)
-// approves the best triangulation's worst score.
-func (m *tri) removeEdgeIf(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, good func(worst float64) bool) bool {
+// removeEdgeIf is removeEdge that commits only if the best
+// triangulation's worst score is above floor. Each score is charged to
+// m.sines as one tet evaluation. A triangulation is scored only while it
+// can still beat both floor and the best so far, but its positivity is
+// checked in full and the scores it skips are charged too, so the result
+// and the work counted are those of scoring all.
+func (m *tri) removeEdgeIf(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, floor float64) bool {
 	tets, link, ok := m.ring(x, y, t)
 	n := len(link)
 	if !ok || n < 3 || n > maxRemovalRing {
 		return false
 	}
+	var buf [2][2 * (maxRemovalRing - 2)][4]int32 // the best's and the current's new tets
+	cur := 0
 	var best [][4]int32
 	bestScore := 0.0
 	tris := make([][3]int32, n-2)
@@ -222,7 +229,11 @@ func (m *tri) removeEdgeIf(x, y, t int32, accept func(tris [][3]int32) bool, sco
 		if accept != nil && !accept(tris) {
 			continue
 		}
-		newq := make([][4]int32, 0, 2*len(tris))
+		cutoff := floor
+		if best != nil {
+			cutoff = max(cutoff, bestScore)
+		}
+		newq := buf[cur][:0]
 		worst := 1e300
 		valid := true
 		for _, tr := range tris {
@@ -234,20 +245,23 @@ func (m *tri) removeEdgeIf(x, y, t int32, accept func(tris [][3]int32) bool, sco
 			}
 			newq = append(newq, up, down)
 			if score != nil {
-				worst = min(worst, score(up), score(down))
+				m.sines += 2
+				if worst > cutoff {
+					worst = min(worst, score(up), score(down))
+				}
 			}
 		}
 		if !valid {
 			continue
 		}
 		if best == nil || worst > bestScore {
-			best, bestScore = newq, worst
+			best, bestScore, cur = newq, worst, 1-cur
 		}
 		if score == nil {
 			break
 		}
 	}
-	if best == nil || (good != nil && !good(bestScore)) {
+	if best == nil || !(bestScore > floor) {
 		return false
 	}
 	m.replaceTets(tets, best)

@@ -374,8 +374,8 @@ func (m *tri) setPos(v int32, p geom.Vec) {
 func (ms *mesher) flipBetter(t int32) bool {
 	m := ms.m
 	q := m.tet(t)
+	// removeEdgeIf charges each score to m.sines.
 	score := func(nq [4]int32) float64 {
-		m.sines++
 		return minSine(m.pos(nq[0]), m.pos(nq[1]), m.pos(nq[2]), m.pos(nq[3]))
 	}
 	for _, e := range tetEdges {
@@ -389,7 +389,7 @@ func (ms *mesher) flipBetter(t int32) bool {
 			before = min(before, m.tetMinSine(u))
 		}
 		accept := func(tris [][3]int32) bool { return !ms.makesVoid(tris, link) }
-		if m.removeEdgeIf(x, y, t, accept, score, func(worst float64) bool { return worst > before*1.05 }) {
+		if m.removeEdgeIf(x, y, t, accept, score, before*1.05) {
 			return true
 		}
 	}
@@ -407,6 +407,7 @@ func (ms *mesher) flipBetter(t int32) bool {
 		abc := m.faceVerts(f)
 		after := 1.0
 		for i := 0; i < 3; i++ {
+			m.sines++
 			after = min(after, score([4]int32{abc[i], abc[(i+1)%3], e, d}))
 		}
 		if after > before*1.05 && m.flip23(f) {

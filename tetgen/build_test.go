@@ -189,19 +189,24 @@ func TestBuildQuality(t *testing.T) {
 	}
 }
 
-// Same input and options, same output, whatever GOMAXPROCS is.
+// Same input and options, same output, whatever GOMAXPROCS is. The
+// mesh is big enough (over 2¹⁵ tets) for the concurrent scans of
+// voids, optimization and quality to split their work.
 func TestBuildDeterministic(t *testing.T) {
 	s := shapes.Torus(2, 0.5, 24, 12)
 	var prev *Mesh
-	for _, procs := range []int{1, 2, 1} {
+	for _, procs := range []int{1, 2, 4, 1} {
 		old := runtime.GOMAXPROCS(procs)
-		m, _, err := Build(s, Options{Points: []float64{2, 0, 0, -2, 0, 0}})
+		m, _, err := Build(s, Options{Points: []float64{2, 0, 0, -2, 0, 0}, MaxVolume: 4e-4})
 		runtime.GOMAXPROCS(old)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if prev != nil && (!slices.Equal(m.Positions, prev.Positions) || !slices.Equal(m.Tets, prev.Tets) || !slices.Equal(m.Tags, prev.Tags)) {
 			t.Fatalf("GOMAXPROCS=%d: a different mesh (%d tets, before %d)", procs, m.NumTets(), prev.NumTets())
+		}
+		if m.NumTets() < 1<<15 {
+			t.Fatalf("%d tets: too few to split the scans", m.NumTets())
 		}
 		prev = m
 	}

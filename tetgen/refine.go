@@ -225,10 +225,10 @@ func (ms *mesher) isBad(t int32) bool {
 	// points, where flat tets would otherwise stay). Inside the core
 	// surface, refinement only multiplied Core vertices: the torus made
 	// 20 k of them and 382 k tets against 11 k and 314 k.
-	allCore := ms.allCore(q)
-	inCore := allCore && m.region != nil && m.region[t] == regionCore
+	// (The tags are read only when a bound asks: most tets are good.)
 	b := o.Quality
-	if r2 > b*b*short && !inCore && len(ms.kind) < ms.qualityCap {
+	if r2 > b*b*short && len(ms.kind) < ms.qualityCap &&
+		!(m.region != nil && m.region[t] == regionCore && ms.allCore(q)) {
 		return true
 	}
 	if o.EdgeLength > 0 && r2 > regularRadius2*o.EdgeLength*o.EdgeLength {
@@ -239,7 +239,7 @@ func (ms *mesher) isBad(t int32) bool {
 			return true
 		}
 	}
-	if o.Sizing != nil && !allCore {
+	if o.Sizing != nil && !ms.allCore(q) {
 		if h := ms.vertexSizing(q); h > 0 && r2 > regularRadius2*h*h {
 			return true
 		}

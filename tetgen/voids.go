@@ -390,70 +390,78 @@ func (ms *mesher) holders(sx voidSimplex) []int32 {
 func (ms *mesher) voidVertex(v int32, on uint8) bool { return ms.on[v] == on }
 
 // findVoids lists the zero-pressure simplices of the lowest dimension
-// that has any, tets first.
+// that has any, tets first. Ranges of tet slots are scanned concurrently
+// and their finds joined in slot order: the list is the one a serial scan
+// makes, whatever GOMAXPROCS is.
 func (ms *mesher) findVoids() []voidSimplex {
 	m := ms.m
-	var tets, tris, edges []voidSimplex
-	seenEdge := map[uint64]bool{}
-	surfEdge := ms.surfaceEdges()
-	for t := int32(0); t < int32(m.numTets()); t++ {
-		if !m.alive(t) {
-			continue
-		}
-		q := m.tet(t)
-		// Outer-boundary voids anywhere in the body; core-surface voids
-		// only outside the core.
-		for _, on := range []uint8{onOuter, onCore} {
-			if on == onCore && m.region[t] == regionCore {
-				continue
-			}
-			var mask int
-			for k, v := range q {
-				if ms.voidVertex(v, on) {
-					mask |= 1 << k
-				}
-			}
-			if mask == 15 {
-				tets = append(tets, voidSimplex{[4]int32{q[0], q[1], q[2], q[3]}, 4})
-				continue
-			}
-			for k := int32(0); k < 4; k++ {
-				// An interior face: its neighbour is a tet, seen once.
-				n := m.c[t<<3|4|k]
-				if mask|1<<k == 15 && n >= 0 && n>>2 > t {
-					f := m.faceVerts(4*t + k)
-					tris = append(tris, voidSimplex{[4]int32{f[0], f[1], f[2]}, 3})
-				}
-			}
-			for _, e := range tetEdges {
-				a, b := q[e[0]], q[e[1]]
-				if mask>>e[0]&1 == 0 || mask>>e[1]&1 == 0 {
-					continue
-				}
-				key := edgeKey(min(a, b), max(a, b))
-				if surfEdge[key] || seenEdge[key] {
-					continue
-				}
-				seenEdge[key] = true
-				edges = append(edges, voidSimplex{[4]int32{min(a, b), max(a, b)}, 2})
-			}
-		}
+	surfEdge := ms.surfaceEdges() // read concurrently, written by none
+	kinds := []uint8{onOuter}
+	if ms.nInput > ms.nOuter { // a core surface
+		kinds = append(kinds, onCore)
 	}
-	// Edges were found in tet order and are keyed uniquely; sort for a
-	// result independent of map order anyway.
-	slices.SortFunc(edges, func(x, y voidSimplex) int {
-		if x.v[0] != y.v[0] {
-			return int(x.v[0] - y.v[0])
+	r := workRanges(m.numTets())
+	type finds struct{ tets, tris, edges []voidSimplex }
+	part := make([]finds, len(r))
+	runRanges(r, func(i, from, to int) {
+		p := &part[i]
+		for t := int32(from); t < int32(to); t++ {
+			if !m.alive(t) {
+				continue
+			}
+			q := m.tet(t)
+			// Outer-boundary voids anywhere in the body; core-surface
+			// voids only outside the core.
+			for _, on := range kinds {
+				if on == onCore && m.region[t] == regionCore {
+					continue
+				}
+				var mask int
+				for k, v := range q {
+					if ms.voidVertex(v, on) {
+						mask |= 1 << k
+					}
+				}
+				if mask == 15 {
+					p.tets = append(p.tets, voidSimplex{[4]int32{q[0], q[1], q[2], q[3]}, 4})
+					continue
+				}
+				for k := int32(0); k < 4; k++ {
+					// An interior face: its neighbour is a tet, seen once.
+					n := m.c[t<<3|4|k]
+					if mask|1<<k == 15 && n >= 0 && n>>2 > t {
+						f := m.faceVerts(4*t + k)
+						p.tris = append(p.tris, voidSimplex{[4]int32{f[0], f[1], f[2]}, 3})
+					}
+				}
+				for _, e := range tetEdges {
+					a, b := q[e[0]], q[e[1]]
+					if mask>>e[0]&1 == 0 || mask>>e[1]&1 == 0 || surfEdge[edgeKey(min(a, b), max(a, b))] {
+						continue
+					}
+					p.edges = append(p.edges, voidSimplex{[4]int32{min(a, b), max(a, b)}, 2})
+				}
+			}
 		}
-		return int(x.v[1] - y.v[1])
 	})
+	var tets, tris, edges []voidSimplex
+	for _, p := range part {
+		tets, tris, edges = append(tets, p.tets...), append(tris, p.tris...), append(edges, p.edges...)
+	}
 	switch {
 	case len(tets) > 0:
 		return tets
 	case len(tris) > 0:
 		return tris
 	}
-	return edges
+	// An edge is found once per tet around it: sorted, once.
+	slices.SortFunc(edges, func(x, y voidSimplex) int {
+		if x.v[0] != y.v[0] {
+			return int(x.v[0] - y.v[0])
+		}
+		return int(x.v[1] - y.v[1])
+	})
+	return slices.Compact(edges)
 }
 
 var tetEdges = [6][2]int{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}

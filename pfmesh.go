@@ -218,16 +218,17 @@ func buildExact(clean, coreFile *format.Surface, opt Options, rep *Report, progr
 	rep.Core = core.Stats
 	rep.stage("core", coreLine(core))
 	mesh, mrep, err := tetgen.Build(clean, tetgen.Options{
-		Quality:     opt.Quality,
-		MaxVolume:   opt.MaxVolume,
-		EdgeLength:  opt.EdgeLength,
-		Coarse:      opt.Coarse,
-		Points:      core.Points,
-		PointTags:   coreTags(core.Points),
-		CoreSurface: core.Surface,
-		Core:        core.Inside,
-		Sizing:      core.Sizing,
-		Progress:    progress("mesh"),
+		Quality:       opt.Quality,
+		MaxVolume:     opt.MaxVolume,
+		EdgeLength:    opt.EdgeLength,
+		Coarse:        opt.Coarse,
+		MergeCoplanar: opt.MergeCoplanar,
+		Points:        core.Points,
+		PointTags:     coreTags(core.Points),
+		CoreSurface:   core.Surface,
+		Core:          core.Inside,
+		Sizing:        core.Sizing,
+		Progress:      progress("mesh"),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("meshing: %w", err)

@@ -51,6 +51,14 @@ type Options struct {
 	// Progress, when set, is called with the stage name and the fraction
 	// done.
 	Progress func(stage string, done float64)
+	// MergeCoplanar retriangulates each planar group of the surface
+	// (triangles joined across edges where they are exactly coplanar and
+	// face the same way) to its constrained Delaunay triangulation
+	// before meshing: needle input triangles of flat faces then no
+	// longer bound the mesh's quality. The guarantee becomes that every
+	// planar group, rather than every input triangle, is the union of
+	// boundary faces (see coplanar.go).
+	MergeCoplanar bool
 }
 
 // Report describes what Build did.
@@ -195,7 +203,8 @@ func (ms *mesher) stage(name string) {
 // format.Diagnose produce and check this). Anything else is refused with
 // an error saying what is wrong.
 //
-// Every triangle of s is the union of boundary faces of the result, whose
+// Every triangle of s (with Options.MergeCoplanar, every planar group of
+// s) is the union of boundary faces of the result, whose
 // boundary vertices all lie on s (Steiner points on its edges and faces
 // are allowed). Output vertices 0..n−1 are the vertices of s, in order;
 // Steiner points follow. See docs/meshing.md for the algorithm.
@@ -210,6 +219,9 @@ func Build(s *format.Surface, opt Options) (*Mesh, *Report, error) {
 	}
 	if err := checkOptions(&opt); err != nil {
 		return nil, nil, err
+	}
+	if opt.MergeCoplanar {
+		s, _ = mergeCoplanar(s)
 	}
 	mesh, rep, err := build(s, opt, false)
 	var recErr *recoveryError

@@ -1,6 +1,8 @@
 package tetgen
 
 import (
+	"math"
+
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/unionfind"
 )
@@ -48,6 +50,72 @@ func (ms *mesher) groupPlanarFacets() {
 	}
 	for f := range ms.facets {
 		ms.facets[f].plane = sets.Find(int32(f))
+	}
+	if ms.opt.MergeCoplanar {
+		ms.mergePlanarGroups()
+	}
+}
+
+// mergePlanarGroups makes each planar group of the outer surface one
+// facet (Options.MergeCoplanar; the surface has been retriangulated by
+// mergeCoplanar). The group's subfaces take the facet of its root, and
+// the edges between them stop being subsegments: refinement then
+// splits and flips across them as inside any facet, so the shapes of the
+// group's triangles no longer bound the mesh. Walks and in-circle tests
+// in the facet look from an eye as far off the plane as the group is
+// wide, above its largest triangle.
+func (ms *mesher) mergePlanarGroups() {
+	s, m := &ms.s, ms.m
+	type group struct {
+		big    int32   // the subface of largest area
+		area2  float64 // its squared doubled area
+		lo, hi geom.Vec
+	}
+	groups := map[int32]*group{}
+	for f := int32(0); f < s.num(); f++ {
+		fi := &ms.facets[s.facet[f]]
+		if fi.core {
+			continue
+		}
+		g := groups[fi.plane]
+		if g == nil {
+			g = &group{big: -1, lo: m.pos(s.sv[3*f]), hi: m.pos(s.sv[3*f])}
+			groups[fi.plane] = g
+		}
+		a, b, c := m.pos(s.sv[3*f]), m.pos(s.sv[3*f+1]), m.pos(s.sv[3*f+2])
+		if n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a)); geom.Dot(n, n) > g.area2 {
+			g.big, g.area2 = f, geom.Dot(n, n)
+		}
+		for _, p := range [3]geom.Vec{a, b, c} {
+			for k := 0; k < 3; k++ {
+				g.lo[k], g.hi[k] = min(g.lo[k], p[k]), max(g.hi[k], p[k])
+			}
+		}
+		s.facet[f] = fi.plane
+	}
+	for root, g := range groups {
+		a, b, c := m.pos(s.sv[3*g.big]), m.pos(s.sv[3*g.big+1]), m.pos(s.sv[3*g.big+2])
+		fi := newFacet(a, b, c, false)
+		n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+		cen := geom.Scale(1.0/3, geom.Add(geom.Add(a, b), c))
+		fi.eye = geom.Add(cen, geom.Scale(-math.Sqrt(geom.Dist2(g.lo, g.hi))/geom.Norm(n), n))
+		fi.plane = root
+		ms.facets[root] = fi
+	}
+	// Subsegments: the edges between different facets only.
+	ms.segIndex = map[uint64]int32{}
+	ms.segEnds = ms.segEnds[:0]
+	for f := int32(0); f < s.num(); f++ {
+		for e := int32(0); e < 3; e++ {
+			if h := s.adj[3*f+e]; s.facet[h/3] == s.facet[f] {
+				s.segs[f] &^= 1 << e
+				continue
+			}
+			if a, b := s.edge(f, e); a < b {
+				ms.segIndex[edgeKey(a, b)] = int32(len(ms.segEnds) / 2)
+				ms.segEnds = append(ms.segEnds, a, b)
+			}
+		}
 	}
 }
 

@@ -114,24 +114,46 @@ func TestCorpusQuality(t *testing.T) {
 			if c.long && os.Getenv("PFMESH_LONG") == "" {
 				t.Skip("long: set PFMESH_LONG=1")
 			}
-			if testing.Short() {
-				t.Skip("corpus meshing is slow")
-			}
-			t.Parallel()
-			s := loadCorpus(t, c.file)
-			m, rep, err := Build(s, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkMesh(t, s, m)
-			got := tetmesh.MeasureQuality(m).MinDihedral
-			t.Logf("%d tets, crease %.3g°, min dihedral %.3g°, conforming %v, capped %v; <1°: %v; <12°: %v; %v",
-				m.NumTets(), smallestCrease(s), got, rep.ConformingRecovery, rep.QualityCapped,
-				fmt.Sprint(sliverClasses(s, m, 1)), fmt.Sprint(sliverClasses(s, m, 12)), rep.Timings)
-			if got < c.floor {
-				t.Errorf("smallest dihedral angle %.3g°, below the %.3g° this model reached", got, c.floor)
-			}
+			corpusQualityCase(t, c.file, Options{}, c.floor)
 		})
+	}
+}
+
+// TestCorpusQualityMerged is TestCorpusQuality with MergeCoplanar, every
+// model only with PFMESH_LONG=1; each output is checked to keep the
+// planar groups (checkMergedMesh).
+func TestCorpusQualityMerged(t *testing.T) {
+	for _, c := range corpusQuality {
+		t.Run(c.file, func(t *testing.T) {
+			if os.Getenv("PFMESH_LONG") == "" {
+				t.Skip("long: set PFMESH_LONG=1")
+			}
+			corpusQualityCase(t, c.file, Options{MergeCoplanar: true}, c.mergedFloor)
+		})
+	}
+}
+
+func corpusQualityCase(t *testing.T, file string, opt Options, floor float64) {
+	if testing.Short() {
+		t.Skip("corpus meshing is slow")
+	}
+	t.Parallel()
+	s := loadCorpus(t, file)
+	m, rep, err := Build(s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.MergeCoplanar {
+		checkMergedMesh(t, s, m)
+	} else {
+		checkMesh(t, s, m)
+	}
+	got := tetmesh.MeasureQuality(m).MinDihedral
+	t.Logf("%d tets, crease %.3g°, min dihedral %.3g°, conforming %v, capped %v; <1°: %v; <12°: %v; %v",
+		m.NumTets(), smallestCrease(s), got, rep.ConformingRecovery, rep.QualityCapped,
+		fmt.Sprint(sliverClasses(s, m, 1)), fmt.Sprint(sliverClasses(s, m, 12)), rep.Timings)
+	if got < floor {
+		t.Errorf("smallest dihedral angle %.3g°, below the %.3g° this model reached", got, floor)
 	}
 }
 
@@ -144,20 +166,21 @@ func TestCorpusQuality(t *testing.T) {
 // with angles down to 0.0005-0.05°, so any change of where points go
 // moves the minimum either way.
 var corpusQuality = []struct {
-	file  string
-	floor float64
-	long  bool
+	file        string
+	floor       float64
+	long        bool
+	mergedFloor float64 // with MergeCoplanar (session 9)
 }{
-	{"bunny_npm.obj", 14.9, false},
-	{"lib3mf_helix.stl", 14.9, false},
-	{"openscad-testing_issue1580-back-to-back.stl", 25, false},
-	{"matgeom_mushroom.off", 12.4, false},
-	{"yade_baraban.stl", 4.9, false},
-	{"openscad_example001.stl", 2.4, true}, // 2.5 in session 4; 1.87 at the session-8 start
-	{"gmsh_lever.stl", 1.2, true},
-	{"cura_pbr3d_g1_buildplate.stl", 0.22, true}, // 0.42 in session 4; 0.306 at the session-8 start
-	{"netgen_hinge.stl", 4.9, true},
-	{"plb_aneurysm.stl", 2.1, true},
-	{"stlmodels_gearwheel.bin.stl", 0.01, true}, // 0.028 in session 4; 0.0148 at the session-8 start
-	{"occt_propeller.stl", 0.2, true},           // 0.22 in session 4; its 9.92° crease bounds any mesh below 12°
+	{"bunny_npm.obj", 14.9, false, 0},
+	{"lib3mf_helix.stl", 14.9, false, 0},
+	{"openscad-testing_issue1580-back-to-back.stl", 25, false, 0},
+	{"matgeom_mushroom.off", 12.4, false, 0},
+	{"yade_baraban.stl", 4.9, false, 0},
+	{"openscad_example001.stl", 2.4, true, 0}, // 2.5 in session 4; 1.87 at the session-8 start
+	{"gmsh_lever.stl", 1.2, true, 0},
+	{"cura_pbr3d_g1_buildplate.stl", 0.22, true, 0}, // 0.42 in session 4; 0.306 at the session-8 start
+	{"netgen_hinge.stl", 4.9, true, 0},
+	{"plb_aneurysm.stl", 2.1, true, 0},
+	{"stlmodels_gearwheel.bin.stl", 0.01, true, 0}, // 0.028 in session 4; 0.0148 at the session-8 start
+	{"occt_propeller.stl", 0.2, true, 0},           // 0.22 in session 4; its 9.92° crease bounds any mesh below 12°
 }

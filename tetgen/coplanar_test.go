@@ -303,12 +303,23 @@ func TestMergeCoplanarPolygon(t *testing.T) {
 }
 
 // TestMergeCoplanarCurved: a surface without coplanar neighbours is left
-// as it is.
+// as it is, and so is its mesh.
 func TestMergeCoplanarCurved(t *testing.T) {
 	for _, s := range []*format.Surface{shapes.Icosphere(1, 2), shapes.Torus(2, 0.7, 24, 12)} {
 		m, flips := mergeCoplanar(s)
 		if flips != 0 || !slices.Equal(m.Triangles, s.Triangles) {
 			t.Fatalf("%d flips on a surface without coplanar neighbours", flips)
+		}
+		off, _, err := Build(s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		on, _, err := Build(s, Options{MergeCoplanar: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(on.Tets, off.Tets) || !slices.Equal(on.Positions, off.Positions) {
+			t.Fatalf("MergeCoplanar changed the mesh of a surface without coplanar neighbours: %d tets, %d without", on.NumTets(), off.NumTets())
 		}
 	}
 }

@@ -56,8 +56,8 @@ func (ms *mesher) groupPlanarFacets() {
 	}
 }
 
-// mergePlanarGroups makes each planar group of the outer surface one
-// facet (Options.MergeCoplanar; the surface has been retriangulated by
+// mergePlanarGroups makes each planar group of several facets of the
+// outer surface one facet (Options.MergeCoplanar; the surface has been retriangulated by
 // mergeCoplanar). The group's subfaces take the facet of its root, and
 // the edges between them stop being subsegments: refinement then
 // splits and flips across them as inside any facet, so the shapes of the
@@ -71,11 +71,15 @@ func (ms *mesher) mergePlanarGroups() {
 		area2  float64 // its squared doubled area
 		lo, hi geom.Vec
 	}
+	members := map[int32]int{}
+	for f := range ms.facets {
+		members[ms.facets[f].plane]++
+	}
 	groups := map[int32]*group{}
 	for f := int32(0); f < s.num(); f++ {
 		fi := &ms.facets[s.facet[f]]
-		if fi.core {
-			continue
+		if fi.core || members[fi.plane] < 2 {
+			continue // a lone facet stays as it is
 		}
 		g := groups[fi.plane]
 		if g == nil {

@@ -95,9 +95,9 @@ type tri struct {
 	version    int // counts changes made by flips
 
 	// own, when set, makes this tri one worker of a parallel insertion
-	// (parallel.go): it touches only tets it has claimed, takes new slots
+	// (parallel.go): it changes only tets it owns, takes new slots
 	// from its own blocks and leaves vt to be rebuilt at the end.
-	own *claims
+	own *worker
 }
 
 const (
@@ -174,16 +174,17 @@ func (m *tri) conflict(t int32, v int32) bool {
 // ghost tet whose hull face v sees. In a carved mesh a walk that would
 // leave through a subface stops and returns blocked = 4·t+k of that face.
 //
-// A parallel worker returns found = −1 when the walk meets a tet another
-// worker holds.
+// A parallel worker, whose t must be a tet it owns, returns found = −1
+// when the walk meets a tet it does not own.
 func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
-	if m.own != nil && !m.own.claimTet(m, t) {
-		return -1, -1
-	}
 	if m.isGhost(t) {
 		t = m.across(4*t+3) >> 2
 	}
 	if m.own != nil {
+		// The caller's t is owned, so t, its neighbour, may be read.
+		if !m.own.owns(m, t) {
+			return -1, -1
+		}
 		if t = m.approach(v, t); t < 0 {
 			return -1, -1
 		}
@@ -226,7 +227,7 @@ func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
 		if next < 0 {
 			return t, -1
 		}
-		if m.own != nil && !m.own.claimTet(m, next) {
+		if m.own != nil && !m.own.owns(m, next) {
 			return -1, -1
 		}
 		prev, t = t, next
@@ -245,9 +246,9 @@ func (m *tri) hasVertexAt(t int32, p geom.Vec) int32 {
 
 // findCavity collects the tets in conflict with vertex v, starting from
 // t0, without crossing subfaces, into m.cav and their boundary into m.bnd
-// (and the faces across it into m.outer). A parallel worker claims every
-// tet it looks at and returns false, with the marks still to clear, when
-// another worker holds one; otherwise it returns true.
+// (and the faces across it into m.outer). A parallel worker returns
+// false, with the marks still to clear, when a tet in conflict is not its
+// own; otherwise it returns true.
 func (m *tri) findCavity(v int32, t0 int32) bool {
 	m.cav = append(m.cav[:0], t0)
 	m.bnd = m.bnd[:0]
@@ -262,9 +263,9 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 		for k, n := range m.c[t<<3+4 : t<<3+8 : t<<3+8] {
 			if n >= 0 {
 				u := n >> 2
-				if m.own != nil && !m.own.holds(m, u) && !m.own.claimTet(m, u) {
-					return false
-				}
+				// A parallel worker may read u, which shares a face with
+				// a tet it owns, and relink it, but not take it into the
+				// cavity unless it owns it.
 				switch mark[u] {
 				case inCavity:
 					continue
@@ -278,6 +279,9 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 						in = m.conflict(u, v)
 					}
 					if in {
+						if m.own != nil && !m.own.owns(m, u) {
+							return false
+						}
 						mark[u] = inCavity
 						m.cav = append(m.cav, u)
 						continue

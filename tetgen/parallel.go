@@ -2,6 +2,7 @@ package tetgen
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -37,16 +38,24 @@ func runRanges(r [][2]int, f func(i, from, to int)) {
 
 // Parallel Bowyer–Watson insertion, after Marot, Pellerin & Remacle (2019,
 // "One machine, one minute, three billion tetrahedra"). After a serial
-// start, each BRIO round's points, in Hilbert order, are cut into one
-// contiguous run per worker, so that the workers build far-apart parts of
-// the mesh. A worker claims every tet it reads (walk, cavity and the tets
-// around it) by a compare-and-swap on the tet's owner word and keeps its
-// claims until the end of the pass: no worker ever reads a tet another is
-// changing. A point whose walk or cavity meets a tet held by another
-// worker is deferred to the next pass; passes repeat on the deferred
-// points, on one worker once few are left. The Delaunay tetrahedralization
-// of the perturbed points is unique, so the tets are the same whatever
-// the schedule; canonicalize then numbers them by the tets alone.
+// start, each pass cuts space into one slab per worker, along x, y and z
+// in turn, at quantiles of the pass's points; every vertex (inserted or
+// not) belongs to the worker of its slab. A worker owns the tets whose
+// finite vertices are all its own, and inserts its slab's points, in
+// Hilbert order, changing only tets it owns and the links of the tets
+// across their faces. Ownership needs no locks: the faces of a tet that
+// shares a face with an owned tet all have a vertex of the owner, so it
+// can neither be owned by another worker nor share a face with a tet
+// another owns; such tets are the only ones a worker reads, so no worker
+// reads a tet another is changing. A point whose walk or cavity meets a
+// tet its worker does not own is deferred to the next pass (whose slabs
+// cross this pass's boundaries); passes repeat on the deferred points, on
+// one worker once few are left. (Marot et al. partition by the Hilbert
+// curve with a moving origin; per-tet owner words taken by
+// compare-and-swap, sessions 6-8, cost a cache miss and an atomic
+// operation per tet read.) The Delaunay tetrahedralization of the
+// perturbed points is unique, so the tets are the same whatever the
+// schedule; canonicalize then numbers them by the tets alone.
 
 // parConfig sets the parallel insertion's sizes.
 type parConfig struct {
@@ -59,7 +68,7 @@ type parConfig struct {
 
 // defaultPar returns the configuration delaunay uses: as many workers as
 // GOMAXPROCS (the output does not depend on it), from 2¹⁸ points on: at
-// 10⁵ random points the claims and the canonical order cost more than a
+// 10⁵ random points the worker and the canonical order cost more than a
 // second core gains on this 2-core machine.
 func defaultPar() parConfig {
 	return parConfig{minPoints: 1 << 18, serial: 4096, minRun: 2048, workers: min(runtime.GOMAXPROCS(0), 16)}
@@ -68,69 +77,38 @@ func defaultPar() parConfig {
 // slotBlock is the number of fresh tet slots a worker takes at a time.
 const slotBlock = 1024
 
-// parShared is the state the workers share: tet owners and the slot
+// parShared is the state the workers share: the slabs and the slot
 // counter.
 type parShared struct {
-	owner []int32 // per tet slot: 0, or the id of the worker holding it
+	slab  []uint8 // per vertex: the worker whose slab holds it, this pass
 	next  atomic.Int32
 	limit int32 // slots in the tet arrays
 }
 
-// claims is one worker's part of a parallel insertion.
-type claims struct {
+// worker is one worker's part of a parallel insertion.
+type worker struct {
 	sh          *parShared
-	id          int32
-	held        []int32 // tets claimed in this pass
-	blk, blkEnd int32   // the worker's block of fresh slots
-	full        bool    // the tet arrays ran out of slots
-	solo        bool    // the only worker of its pass: it need not claim
+	id          uint8
+	blk, blkEnd int32 // the worker's block of fresh slots
+	full        bool  // the tet arrays ran out of slots
+	solo        bool  // the only worker of its pass: it owns every tet
 }
 
-// claim reports whether tet t is (now) held by this worker.
-func (w *claims) claim(t int32) bool {
+// owns reports whether the worker owns tet t, which it may read: all of
+// t's finite vertices lie in its slab.
+func (w *worker) owns(m *tri, t int32) bool {
 	if w.solo {
 		return true
 	}
-	o := &w.sh.owner[t]
-	switch atomic.LoadInt32(o) {
-	case w.id:
-		return true
-	case 0:
-		if atomic.CompareAndSwapInt32(o, 0, w.id) {
-			w.held = append(w.held, t)
-			return true
-		}
-	}
-	return false
-}
-
-// claimTet claims tet t and, for a ghost, the tet across its hull face,
-// whose circumsphere decides the ghost's conflicts.
-func (w *claims) claimTet(m *tri, t int32) bool {
-	if !w.claim(t) {
-		return false
-	}
-	return !m.isGhost(t) || w.claim(m.across(4*t+3)>>2)
-}
-
-// holds reports whether the worker holds tet t and t is finite: then
-// claimTet has nothing to do. Inline, for the cavity search's many
-// looks at tets it has claimed already.
-func (w *claims) holds(m *tri, t int32) bool {
-	return w.solo || atomic.LoadInt32(&w.sh.owner[t]) == w.id && m.c[t<<3|3] != ghost
-}
-
-// release gives back the tets claimed in this pass.
-func (w *claims) release() {
-	for _, t := range w.held {
-		atomic.StoreInt32(&w.sh.owner[t], 0)
-	}
-	w.held = w.held[:0]
+	q := (*[4]int32)(m.c[t<<3:])
+	s := w.sh.slab
+	// A ghost is always in slot 3.
+	return s[q[0]] == w.id && s[q[1]] == w.id && s[q[2]] == w.id && (q[3] == ghost || s[q[3]] == w.id)
 }
 
 // newSlot returns a fresh slot of the worker's block (reserve made sure
 // there is one).
-func (w *claims) newSlot() int32 {
+func (w *worker) newSlot() int32 {
 	t := w.blk
 	w.blk++
 	return t
@@ -168,8 +146,8 @@ func (m *tri) dropBlock() {
 }
 
 // insertClaimed inserts vertex v as a worker, searching from hint, and
-// reports false, with the mesh unchanged, when another worker holds a
-// tet it needs or the slots ran out.
+// reports false, with the mesh unchanged, when it needs a tet it does not
+// own or the slots ran out.
 func (m *tri) insertClaimed(v, hint int32) bool {
 	t, _ := m.locate(v, hint)
 	if t < 0 {
@@ -189,7 +167,7 @@ const approachSteps = 64
 // approach walks a parallel worker from finite tet t towards vertex v,
 // each step decided by the sign of the orientation determinant in plain
 // floating point, and returns the finite tet where it stops, or −1 when
-// it meets a tet another worker holds. locate goes on from there with
+// it meets a tet the worker does not own. locate goes on from there with
 // exact tests, so rounding can only make the approach stop early or
 // late, never make the answer wrong; it saves the filters on the steps
 // where the answer is clear. Only workers take it: their tets are
@@ -226,7 +204,7 @@ func (m *tri) approach(v, t int32) int32 {
 		if next < 0 {
 			return t
 		}
-		if !m.own.claimTet(m, next) {
+		if !m.own.owns(m, next) {
 			return -1
 		}
 		if m.isGhost(next) {
@@ -237,29 +215,29 @@ func (m *tri) approach(v, t int32) int32 {
 	return t
 }
 
-// insertRun inserts the vertices pts in order from tet hint, returns
-// those it had to defer and a tet near the last one inserted, and gives
-// back its claims.
+// insertRun inserts the vertices pts in order from tet hint, which the
+// worker owns (or −1: it defers them all), and returns those it had to
+// defer and a tet near the last one inserted.
 func (m *tri) insertRun(pts []int32, hint int32) (deferred []int32, last int32) {
 	for _, v := range pts {
-		if m.own.full || !m.insertClaimed(v, hint) {
+		if hint < 0 || m.own.full || !m.insertClaimed(v, hint) {
 			deferred = append(deferred, v)
 			continue
 		}
 		hint = m.newTets[0]
 	}
-	m.own.release()
 	return deferred, hint
 }
 
 // parInsert inserts points into a tetrahedralization with several
 // workers.
 type parInsert struct {
-	m     *tri // the tetrahedralization; its own scratch serves pass set-up
-	cfg   parConfig
-	sh    parShared
-	ws    []*tri
-	hints []int32
+	m      *tri // the tetrahedralization; its own scratch serves pass set-up
+	cfg    parConfig
+	sh     parShared
+	ws     []*tri
+	hints  []int32
+	passes int // parallel passes so far: the next one's slab axis
 }
 
 // newParInsert turns m, built serially so far, into the shared state of
@@ -273,9 +251,10 @@ func newParInsert(m *tri, cfg parConfig, hint int32) *parInsert {
 		limit = nt + int32(cfg.slots)
 	}
 	p.resize(limit)
+	p.sh.slab = make([]uint8, len(m.vt))
 	for i := range cfg.workers {
 		p.ws = append(p.ws, &tri{xyz: m.xyz, c: m.c, vt: m.vt, mark: m.mark,
-			rng: splitmix(uint64(i + 1)), own: &claims{sh: &p.sh, id: int32(i + 1)}})
+			rng: splitmix(uint64(i + 1)), own: &worker{sh: &p.sh, id: uint8(i)}})
 		p.hints = append(p.hints, hint)
 	}
 	p.ws[0].free, m.free = m.free, nil
@@ -289,9 +268,7 @@ func (p *parInsert) resize(limit int32) {
 	copy(c, m.c)
 	mark := make([]uint8, limit)
 	copy(mark, m.mark)
-	owner := make([]int32, limit)
-	copy(owner, p.sh.owner)
-	m.c, m.mark, p.sh.owner, p.sh.limit = c, mark, owner, limit
+	m.c, m.mark, p.sh.limit = c, mark, limit
 	for _, w := range p.ws {
 		w.c, w.mark = c, mark
 		w.own.full = false
@@ -309,7 +286,7 @@ func (p *parInsert) insert(pts []int32) error {
 		case full:
 			p.resize(p.sh.limit + p.sh.limit/2)
 		case len(deferred) == len(pts) && w == 1:
-			// One worker meets no other's claims: this is a bug.
+			// One worker owns every tet: this is a bug.
 			return errorString("tetgen: parallel insertion made no progress")
 		case 2*len(deferred) > len(pts):
 			workers = 1 // the points are too close together to share out
@@ -319,32 +296,85 @@ func (p *parInsert) insert(pts []int32) error {
 	return nil
 }
 
-// pass inserts pts with w workers, each taking a contiguous run, and
-// returns the deferred points in order and whether the slots ran out.
+// hintTries bounds the points of a run, spread over it, whose tets pass
+// tries as the worker's first tet: the first points of a slab's Hilbert
+// order often lie at its boundary, in tets no worker owns.
+const hintTries = 16
+
+// pass inserts pts with w workers, each taking the points of its slab,
+// and returns the deferred points and whether the slots ran out.
 func (p *parInsert) pass(pts []int32, w int) (deferred []int32, full bool) {
-	runs := make([][]int32, w)
-	for i := range runs {
+	runs := p.slabs(pts, w)
+	start := make([]int32, w)
+	for i, run := range runs {
 		p.ws[i].own.solo = w == 1
-		runs[i] = pts[i*len(pts)/w : (i+1)*len(pts)/w]
-		// Walk to the run's first point before the workers start, so
-		// that each starts in its own part of the mesh.
+		// Walk to a point of the run in a tet the worker owns before
+		// the workers start, so that each starts in its own slab.
 		h := p.hints[i]
 		if !p.m.alive(h) {
 			h = p.anyTet()
 		}
-		t, _ := p.m.locate(runs[i][0], h)
-		p.ws[i].own.claimTet(p.ws[i], t)
-		p.hints[i] = t
+		start[i] = -1
+		for j := range min(len(run), hintTries) {
+			h, _ = p.m.locate(run[j*len(run)/min(len(run), hintTries)], h)
+			if p.ws[i].own.owns(p.m, h) {
+				start[i], p.hints[i] = h, h
+				break
+			}
+		}
 	}
 	out := make([][]int32, w)
 	runRanges(make([][2]int, w), func(i, _, _ int) {
-		out[i], p.hints[i] = p.ws[i].insertRun(runs[i], p.hints[i])
+		var last int32
+		if out[i], last = p.ws[i].insertRun(runs[i], start[i]); last >= 0 {
+			p.hints[i] = last
+		}
 	})
 	for i, d := range out {
 		deferred = append(deferred, d...)
 		full = full || p.ws[i].own.full
 	}
 	return deferred, full
+}
+
+// slabs cuts space into w slabs along axis x, y or z in turn, at
+// quantiles of a sample of pts, notes for every vertex up to the largest
+// of pts its slab in p.sh.slab and returns the points of each slab, in
+// the order of pts.
+func (p *parInsert) slabs(pts []int32, w int) [][]int32 {
+	runs := make([][]int32, w)
+	if w == 1 {
+		runs[0] = pts
+		return runs
+	}
+	axis := p.passes % 3
+	p.passes++
+	xyz := p.m.xyz
+	var sample []float64
+	for i := 0; i < len(pts); i += max(1, len(pts)/1024) {
+		sample = append(sample, xyz[3*int(pts[i])+axis])
+	}
+	slices.Sort(sample)
+	cut := make([]float64, w-1)
+	for i := range cut {
+		cut[i] = sample[(i+1)*len(sample)/w]
+	}
+	slab := p.sh.slab
+	runRanges(workRanges(int(slices.Max(pts))+1), func(_, from, to int) {
+		for v := from; v < to; v++ {
+			x, s := xyz[3*v+axis], uint8(0)
+			for _, c := range cut {
+				if x >= c {
+					s++
+				}
+			}
+			slab[v] = s
+		}
+	})
+	for _, v := range pts {
+		runs[slab[v]] = append(runs[slab[v]], v)
+	}
+	return runs
 }
 
 // anyTet returns a live tet.
@@ -364,7 +394,7 @@ func (p *parInsert) finish() {
 		w.dropBlock()
 	}
 	m.c = m.c[:8*int(p.sh.next.Load())]
-	m.mark, p.sh.owner = nil, nil
+	m.mark, p.sh.slab = nil, nil
 	for _, w := range p.ws {
 		w.c, w.mark = nil, nil
 	}

@@ -277,6 +277,17 @@ func TestDelaunayParallel(t *testing.T) {
 				if len(c.xyz) <= 3*1000 {
 					checkDelaunay(t, m)
 				}
+				// The same workers on one thread: the same arrays.
+				old := runtime.GOMAXPROCS(1)
+				one, _, _, err := delaunayWith(slices.Clone(c.xyz), cfg)
+				runtime.GOMAXPROCS(old)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(one.c, m.c) || !slices.Equal(one.vt, m.vt) || !slices.Equal(one.free, m.free) {
+					t.Fatalf("%d workers: the arrays differ at GOMAXPROCS 1", w)
+				}
+				m.canonicalize()
 				switch {
 				case !slices.Equal(m.c, want.c):
 					t.Fatalf("%d workers: %d tets, serial kernel %d, or the same number in another order",

@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 )
 
 // workRanges splits [0, n) into contiguous ranges: one per GOMAXPROCS when
@@ -66,22 +65,26 @@ type parConfig struct {
 	slots     int // tet slots to start the parallel phase with beyond those in use; 0: enough for random points
 }
 
-// defaultPar returns the configuration delaunay uses: as many workers as
-// GOMAXPROCS (the output does not depend on it), from 2¹⁸ points on: at
-// 10⁵ random points the worker and the canonical order cost more than a
-// second core gains on this 2-core machine.
+// defaultPar returns the configuration delaunay uses, from 2¹⁸ points
+// on (at 10⁵ random points a second core gained less than the parallel
+// set-up cost on this 2-core machine). The workers are goroutines, as
+// many whatever GOMAXPROCS is: the slabs, and so the arrays, depend on
+// their number.
 func defaultPar() parConfig {
-	return parConfig{minPoints: 1 << 18, serial: 4096, minRun: 2048, workers: min(runtime.GOMAXPROCS(0), 16)}
+	return parConfig{minPoints: 1 << 18, serial: 4096, minRun: 2048, workers: parWorkers}
 }
 
-// slotBlock is the number of fresh tet slots a worker takes at a time.
+// parWorkers is the number of slabs of a parallel pass.
+const parWorkers = 2
+
+// slotBlock is the number of fresh tet slots a parallel worker's region
+// holds beyond slotsPerPoint per point.
 const slotBlock = 1024
 
-// parShared is the state the workers share: the slabs and the slot
-// counter.
+// parShared is the state the workers share: the slabs and the slots.
 type parShared struct {
 	slab  []uint8 // per vertex: the worker whose slab holds it, this pass
-	next  atomic.Int32
+	next  int32 // slots in use: the workers' regions start here
 	limit int32 // slots in the tet arrays
 }
 
@@ -89,7 +92,7 @@ type parShared struct {
 type worker struct {
 	sh          *parShared
 	id          uint8
-	blk, blkEnd int32 // the worker's block of fresh slots
+	blk, blkEnd int32 // the worker's region of fresh slots
 	full        bool  // the tet arrays ran out of slots
 	solo        bool  // the only worker of its pass: it owns every tet
 }
@@ -106,7 +109,7 @@ func (w *worker) owns(m *tri, t int32) bool {
 	return s[q[0]] == w.id && s[q[1]] == w.id && s[q[2]] == w.id && (q[3] == ghost || s[q[3]] == w.id)
 }
 
-// newSlot returns a fresh slot of the worker's block (reserve made sure
+// newSlot returns a fresh slot of the worker's region (reserve made sure
 // there is one).
 func (w *worker) newSlot() int32 {
 	t := w.blk
@@ -114,29 +117,16 @@ func (w *worker) newSlot() int32 {
 	return t
 }
 
-// reserve makes sure worker m has k slots for new tets, taking a block
-// of fresh slots when needed, and reports false when there are none left.
+// reserve reports whether worker m has k slots for new tets in its free
+// list and its region; once it has not, it is full and inserts no more
+// points this pass.
 func (m *tri) reserve(k int) bool {
 	w := m.own
-	for len(m.free)+int(w.blkEnd-w.blk) < k {
-		m.dropBlock()
-		sh := w.sh
-		for {
-			b := sh.next.Load()
-			if b+slotBlock > sh.limit {
-				w.full = true
-				return false
-			}
-			if sh.next.CompareAndSwap(b, b+slotBlock) {
-				w.blk, w.blkEnd = b, b+slotBlock
-				break
-			}
-		}
-	}
-	return true
+	w.full = len(m.free)+int(w.blkEnd-w.blk) < k
+	return !w.full
 }
 
-// dropBlock moves the rest of the worker's block to its free list.
+// dropBlock moves the rest of the worker's region to its free list.
 func (m *tri) dropBlock() {
 	w := m.own
 	for ; w.blk < w.blkEnd; w.blk++ {
@@ -245,8 +235,9 @@ type parInsert struct {
 func newParInsert(m *tri, cfg parConfig, hint int32) *parInsert {
 	p := &parInsert{m: m, cfg: cfg}
 	nt := int32(m.numTets())
-	p.sh.next.Store(nt)
-	limit := max(7*int32(len(m.vt)), 2*nt) + int32(cfg.workers+1)*slotBlock
+	p.sh.next = nt
+	nv := int32(len(m.vt))
+	limit := max(7*nv+nv/4, 2*nt) + int32(cfg.workers+1)*slotBlock
 	if cfg.slots > 0 {
 		limit = nt + int32(cfg.slots)
 	}
@@ -283,7 +274,7 @@ func (p *parInsert) insert(pts []int32) error {
 		w := max(1, min(workers, len(pts)/p.cfg.minRun))
 		deferred, full := p.pass(pts, w)
 		switch {
-		case full:
+		case full && w == 1:
 			p.resize(p.sh.limit + p.sh.limit/2)
 		case len(deferred) == len(pts) && w == 1:
 			// One worker owns every tet: this is a bug.
@@ -305,6 +296,7 @@ const hintTries = 16
 // and returns the deferred points and whether the slots ran out.
 func (p *parInsert) pass(pts []int32, w int) (deferred []int32, full bool) {
 	runs := p.slabs(pts, w)
+	p.regions(runs)
 	start := make([]int32, w)
 	for i, run := range runs {
 		p.ws[i].own.solo = w == 1
@@ -334,7 +326,48 @@ func (p *parInsert) pass(pts []int32, w int) (deferred []int32, full bool) {
 		deferred = append(deferred, d...)
 		full = full || p.ws[i].own.full
 	}
+	if w == 1 {
+		// The solo worker's region was the rest of the arrays.
+		w := p.ws[0].own
+		p.sh.next, w.blk, w.blkEnd = w.blk, 0, 0
+	} else {
+		for _, m := range p.ws[:w] {
+			m.dropBlock()
+		}
+	}
 	return deferred, full
+}
+
+// slotsPerPoint bounds the new tets per point a parallel worker's region
+// holds: random points make about 6.7. A worker whose region runs out
+// defers its remaining points.
+const slotsPerPoint = 7
+
+// regions gives each worker of a pass a region of fresh slots, past
+// those in use: in a parallel pass enough for its run (beyond its free
+// list), so that which slots a worker fills does not depend on how the
+// workers' steps interleave; a solo worker gets the rest of the arrays,
+// which grow when it fills them.
+func (p *parInsert) regions(runs [][]int32) {
+	if len(runs) == 1 {
+		w := p.ws[0].own
+		w.blk, w.blkEnd = p.sh.next, p.sh.limit
+		return
+	}
+	quota := make([]int32, len(runs))
+	end := p.sh.next
+	for i, run := range runs {
+		quota[i] = max(0, slotsPerPoint*int32(len(run))+slotBlock-int32(len(p.ws[i].free)))
+		end += quota[i]
+	}
+	if end > p.sh.limit {
+		p.resize(max(end, p.sh.limit+p.sh.limit/2))
+	}
+	for i := range runs {
+		w := p.ws[i].own
+		w.blk, w.blkEnd = p.sh.next, p.sh.next+quota[i]
+		p.sh.next = w.blkEnd
+	}
 }
 
 // slabs cuts space into w slabs along axis x, y or z in turn, at
@@ -387,157 +420,19 @@ func (p *parInsert) anyTet() int32 {
 }
 
 // finish ends the parallel insertion: m is a serial tetrahedralization
-// again, its tets in canonical order.
+// again, its free slots those of the workers in order.
 func (p *parInsert) finish() {
 	m := p.m
+	m.c, m.mark = m.c[:8*int(p.sh.next)], m.mark[:p.sh.next]
 	for _, w := range p.ws {
-		w.dropBlock()
+		m.free = append(m.free, w.free...)
+		w.c, w.mark, w.free = nil, nil, nil
 	}
-	m.c = m.c[:8*int(p.sh.next.Load())]
-	m.mark, p.sh.slab = nil, nil
-	for _, w := range p.ws {
-		w.c, w.mark = nil, nil
-	}
-	m.canonicalize()
+	p.sh.slab = nil
+	m.vt = lastTets(m.c, len(m.vt))
 }
 
-// canonicalize renumbers the live tets of m, and rotates each one's
-// vertices, by the tets alone, so that the same tetrahedralization gives
-// the same arrays whatever order it was built in. Tets are grouped by
-// their largest vertex, in vertex order (which keeps neighbours close in
-// memory, as vertices are in BRIO order), then ordered by their other
-// vertices, largest first; each tet is rotated by an even permutation to
-// put its smallest finite vertex first and the smaller of the next two
-// second (a ghost stays in slot 3). Dead slots are dropped.
-func (m *tri) canonicalize() {
-	nt := m.numTets()
-	// Per slot: the sorting key (the largest vertex, −1 for a dead slot,
-	// then the next two and the smallest) and the rotation (new slot j
-	// holds old slot rot>>2j&3).
-	top := make([]int32, nt)
-	mid := make([]uint64, nt)
-	low := make([]int32, nt)
-	rot := make([]uint8, nt)
-	runRanges(workRanges(nt), func(_, from, to int) {
-		for t := from; t < to; t++ {
-			q := m.c[8*t : 8*t+4 : 8*t+4]
-			if q[0] == dead {
-				top[t] = -1
-				continue
-			}
-			a, b, c, d := q[0], q[1], q[2], q[3]
-			// Sort descending with a network of five exchanges.
-			if a < b {
-				a, b = b, a
-			}
-			if c < d {
-				c, d = d, c
-			}
-			if a < c {
-				a, c = c, a
-			}
-			if b < d {
-				b, d = d, b
-			}
-			if b < c {
-				b, c = c, b
-			}
-			top[t], mid[t], low[t] = a, uint64(uint32(b))<<32|uint64(uint32(c)), d
-			rot[t] = canonicalRotation(q)
-		}
-	})
-	// Bucket the slots by largest vertex, each range counting and then
-	// placing its own (no atomics); a bucket entry carries its sort key,
-	// so that sorting a bucket reads no other memory.
-	nv := len(m.vt)
-	ranges := workRanges(nt)
-	count := make([][]int32, len(ranges))
-	runRanges(ranges, func(j, from, to int) {
-		cnt := make([]int32, nv)
-		for _, v := range top[from:to] {
-			if v >= 0 {
-				cnt[v]++
-			}
-		}
-		count[j] = cnt
-	})
-	start := make([]int32, nv+1)
-	for v := range nv {
-		s := start[v]
-		for _, cnt := range count {
-			s, cnt[v] = s+cnt[v], s
-		}
-		start[v+1] = s
-	}
-	live := int(start[nv])
-	type entry struct {
-		mid    uint64
-		low, t int32
-	}
-	ent := make([]entry, live)
-	runRanges(ranges, func(j, from, to int) {
-		next := count[j]
-		for t := from; t < to; t++ {
-			if v := top[t]; v >= 0 {
-				ent[next[v]] = entry{mid[t], low[t], int32(t)}
-				next[v]++
-			}
-		}
-	})
-	// Per slot, the new id and the rotation: one load per neighbour. The
-	// keys are in the buckets now: mid's memory takes it.
-	idRot := mid
-	count, top, mid, low = nil, nil, nil, nil
-	runRanges(workRanges(nv), func(_, from, to int) {
-		for v := from; v < to; v++ {
-			b := ent[start[v]:start[v+1]]
-			// Insertion sort: a bucket holds a few tets. Two tets tie
-			// on mid only when they share a face.
-			for i := 1; i < len(b); i++ {
-				for j := i; j > 0; j-- {
-					x, y := b[j], b[j-1]
-					if x.mid > y.mid || x.mid == y.mid && x.low > y.low {
-						break
-					}
-					b[j], b[j-1] = y, x
-				}
-			}
-			for i, e := range b {
-				idRot[e.t] = uint64(start[v]+int32(i))<<8 | uint64(rot[e.t])
-			}
-		}
-	})
-	ent, rot = nil, nil
-	// Move the tets to their new slots, reading the old arrays in order:
-	// the neighbours' new ids and rotations come from idRot.
-	c := make([]int32, 8*live)
-	runRanges(ranges, func(_, from, to int) {
-		for t := from; t < to; t++ {
-			old := m.c[8*t : 8*t+8 : 8*t+8]
-			if old[0] == dead {
-				continue
-			}
-			id, r := int32(idRot[t]>>8), uint8(idRot[t])
-			rec := c[8*id : 8*id+8 : 8*id+8]
-			for j := range 4 {
-				k := int(r >> (2 * j) & 3)
-				rec[j] = old[k]
-				if n := old[4+k]; n >= 0 {
-					u := idRot[n>>2]
-					rec[4+j] = 4*int32(u>>8) + int32(rotatedSlot[uint8(u)][n&3])
-				} else {
-					rec[4+j] = n
-				}
-			}
-		}
-	})
-	m.c = c
-	m.mark = make([]uint8, live)
-	m.free = nil
-	m.vt = lastTets(c, len(m.vt))
-}
-
-// lastTets returns, for each of nv vertices, the last tet in c that holds
+// lastTets returns, for each of nv vertices, the last live tet in c that holds
 // it (noTet for none): each range of tets notes its own, and the last
 // range that has one wins, whatever the ranges are.
 func lastTets(c []int32, nv int) []int32 {
@@ -549,6 +444,9 @@ func lastTets(c []int32, nv int) []int32 {
 			vt[v] = noTet
 		}
 		for i := from; i < to; i++ {
+			if c[8*i] == dead {
+				continue
+			}
 			for _, v := range c[8*i : 8*i+4] {
 				if v >= 0 {
 					vt[v] = int32(i)
@@ -566,50 +464,4 @@ func lastTets(c []int32, nv int) []int32 {
 		}
 	}
 	return vt
-}
-
-// evenFirst[i] is an even permutation of slots that puts slot i first.
-var evenFirst = [4][4]uint8{{0, 1, 2, 3}, {1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}}
-
-// rotatedSlot[r][k] is the slot that old slot k moves to under rotation r.
-var rotatedSlot = func() (s [256][4]uint8) {
-	for r := range 256 {
-		for j := range uint8(4) {
-			s[r][r>>(2*j)&3] = j
-		}
-	}
-	return s
-}()
-
-// canonicalRotation returns the canonical rotation of tet q as canonicalize
-// stores it.
-func canonicalRotation(q []int32) uint8 {
-	var p [4]uint8
-	if q[3] == ghost {
-		// Rotate the hull face: an even permutation keeping the ghost.
-		p = [4]uint8{0, 1, 2, 3}
-		if q[1] < q[0] && q[1] < q[2] {
-			p = [4]uint8{1, 2, 0, 3}
-		} else if q[2] < q[0] && q[2] < q[1] {
-			p = [4]uint8{2, 0, 1, 3}
-		}
-	} else {
-		first := 0
-		for k := 1; k < 4; k++ {
-			if q[k] < q[first] {
-				first = k
-			}
-		}
-		e := evenFirst[first]
-		// Rotate the other three cyclically to put the smallest second.
-		a, b, c := e[1], e[2], e[3]
-		switch {
-		case q[b] < q[a] && q[b] < q[c]:
-			a, b, c = b, c, a
-		case q[c] < q[a] && q[c] < q[b]:
-			a, b, c = c, a, b
-		}
-		p = [4]uint8{e[0], a, b, c}
-	}
-	return p[0] | p[1]<<2 | p[2]<<4 | p[3]<<6
 }

@@ -84,8 +84,8 @@ const slotBlock = 1024
 // parShared is the state the workers share: the slabs and the slots.
 type parShared struct {
 	slab  []uint8 // per vertex: the worker whose slab holds it, this pass
-	next  int32 // slots in use: the workers' regions start here
-	limit int32 // slots in the tet arrays
+	next  int32   // slots in use: the workers' regions start here
+	limit int32   // slots in the tet arrays
 }
 
 // worker is one worker's part of a parallel insertion.

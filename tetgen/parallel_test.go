@@ -1,5 +1,73 @@
 package tetgen
 
+import (
+	"math/rand"
+	"slices"
+	"testing"
+)
+
+// TestSlabPass checks that a pass of two workers shares the work: each
+// inserts most of its slab's points (a point is deferred only when its
+// walk or cavity reaches the other slab), and once the deferred points
+// are in, the tets are the serial kernel's.
+func TestSlabPass(t *testing.T) {
+	const n, start = 20000, 10000
+	r := rand.New(rand.NewSource(3))
+	xyz := make([]float64, 3*n)
+	for i := range xyz {
+		xyz[i] = r.Float64()
+	}
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	// Points in Hilbert order, as a BRIO round's: walks stay short.
+	order := brioOrder(xyz, all[start:])
+	serial := func(upto int) (*tri, int32) {
+		m := newTri(xyz, n)
+		if _, err := m.start(all); err != nil {
+			t.Fatal(err)
+		}
+		hint := int32(0)
+		for _, v := range append(all[:start:start], order[:upto]...) {
+			if m.insert(v, hint) == -1 {
+				hint = m.newTets[0]
+			}
+		}
+		return m, hint
+	}
+	want, _ := serial(len(order))
+	want.canonicalize()
+	m, hint := serial(0)
+	pts := order
+	p := newParInsert(m, parConfig{minRun: 16, workers: 2}, hint)
+	deferred, full := p.pass(pts, 2)
+	if full {
+		t.Fatal("regions full")
+	}
+	var in, out [2]int
+	for _, v := range pts {
+		in[p.sh.slab[v]]++
+	}
+	for _, v := range deferred {
+		out[p.sh.slab[v]]++
+	}
+	for i := range in {
+		t.Logf("worker %d: %d points, %d deferred", i, in[i], out[i])
+		if in[i] < len(pts)/3 || 4*out[i] > in[i] {
+			t.Errorf("worker %d: %d of %d points, %d deferred", i, in[i], len(pts), out[i])
+		}
+	}
+	if err := p.insert(deferred); err != nil {
+		t.Fatal(err)
+	}
+	p.finish()
+	checkTri(t, m)
+	m.canonicalize()
+	if !slices.Equal(m.c, want.c) {
+		t.Errorf("%d tets, serial kernel %d, or the same number in another order", m.numTets(), want.numTets())
+	}
+}
 // The parallel insertion's arrays depend on its workers' slabs; tests
 // compare them with the serial kernel's in this canonical order.
 

@@ -68,12 +68,12 @@ func TestSlabPass(t *testing.T) {
 		t.Errorf("%d tets, serial kernel %d, or the same number in another order", m.numTets(), want.numTets())
 	}
 }
-// The parallel insertion's arrays depend on its workers' slabs; tests
-// compare them with the serial kernel's in this canonical order.
 
 // canonicalize renumbers the live tets of m, and rotates each one's
 // vertices, by the tets alone, so that the same tetrahedralization gives
-// the same arrays whatever order it was built in. Tets are grouped by
+// the same arrays whatever order it was built in: tests compare the
+// parallel insertion's tets, whose order depends on its slabs, with the
+// serial kernel's this way. Tets are grouped by
 // their largest vertex, in vertex order (which keeps neighbours close in
 // memory, as vertices are in BRIO order), then ordered by their other
 // vertices, largest first; each tet is rotated by an even permutation to

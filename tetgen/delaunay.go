@@ -791,10 +791,12 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 		all[i] = int32(i)
 	}
 	perm = brioOrder(xyz, all)
-	sorted := make([]float64, 0, 3*nv)
-	for _, v := range perm {
-		sorted = append(sorted, xyz[3*v:3*v+3]...)
-	}
+	sorted := make([]float64, 3*nv)
+	runRanges(workRanges(nv), func(_, from, to int) {
+		for i, v := range perm[from:to] {
+			copy(sorted[3*(from+i):3*(from+i)+3], xyz[3*v:3*v+3])
+		}
+	})
 	dup = make([]int32, nv)
 	for i := range dup {
 		dup[i] = -1

@@ -90,11 +90,7 @@ func (m *tri) finiteVolume() float64 {
 
 func TestDelaunayRandom(t *testing.T) {
 	for _, n := range []int{4, 5, 10, 100, 1000} {
-		r := rand.New(rand.NewSource(int64(n)))
-		xyz := make([]float64, 3*n)
-		for i := range xyz {
-			xyz[i] = r.Float64()
-		}
+		xyz := uniformPoints(rand.New(rand.NewSource(int64(n))), n)
 		m, _, dup, err := delaunay(xyz)
 		if err != nil {
 			t.Fatal(err)
@@ -197,13 +193,7 @@ func nextUp(x float64) float64 {
 // ties. Small runs and an early start make the workers meet often.
 func TestDelaunayParallel(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
-	random := func(n int) []float64 {
-		xyz := make([]float64, 3*n)
-		for i := range xyz {
-			xyz[i] = r.Float64()
-		}
-		return xyz
-	}
+	random := func(n int) []float64 { return uniformPoints(r, n) }
 	lattice := func(n int) []float64 {
 		var xyz []float64
 		for i := range n {
@@ -331,13 +321,27 @@ func TestDelaunayGOMAXPROCS(t *testing.T) {
 	}
 }
 
+// uniformPoints returns n points drawn uniformly from the unit cube.
+func uniformPoints(r *rand.Rand, n int) []float64 {
+	xyz := make([]float64, 3*n)
+	for i := range xyz {
+		xyz[i] = r.Float64()
+	}
+	return xyz
+}
+
+// indices returns 0, 1, …, n−1.
+func indices(n int) []int32 {
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	return idx
+}
+
 func BenchmarkDelaunay(b *testing.B) {
 	for _, n := range []int{10000, 100000, 1000000} {
-		r := rand.New(rand.NewSource(1))
-		xyz := make([]float64, 3*n)
-		for i := range xyz {
-			xyz[i] = r.Float64()
-		}
+		xyz := uniformPoints(rand.New(rand.NewSource(1)), n)
 		b.Run(fmt.Sprintf("n=%.0e", float64(n)), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				pts := slices.Clone(xyz)

@@ -17,10 +17,7 @@ func TestBrioOrder(t *testing.T) {
 	for i := range xyz {
 		xyz[i] = r.NormFloat64()
 	}
-	idx := make([]int32, n)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
+	idx := indices(n)
 	var first []int32
 	for _, procs := range []int{1, 2, 4} {
 		old := runtime.GOMAXPROCS(procs)
@@ -53,10 +50,7 @@ func TestRadixSort(t *testing.T) {
 					keys[i] = keys[r.Intn(i)]
 				}
 			}
-			idx := make([]int32, n)
-			for i := range idx {
-				idx[i] = int32(i)
-			}
+			idx := indices(n)
 			want := slices.Clone(idx)
 			slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(keys[a], keys[b]) })
 			for _, procs := range []int{1, 2, 4} {

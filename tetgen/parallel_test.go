@@ -12,15 +12,8 @@ import (
 // are in, the tets are the serial kernel's.
 func TestSlabPass(t *testing.T) {
 	const n, start = 20000, 10000
-	r := rand.New(rand.NewSource(3))
-	xyz := make([]float64, 3*n)
-	for i := range xyz {
-		xyz[i] = r.Float64()
-	}
-	all := make([]int32, n)
-	for i := range all {
-		all[i] = int32(i)
-	}
+	xyz := uniformPoints(rand.New(rand.NewSource(3)), n)
+	all := indices(n)
 	// Points in Hilbert order, as a BRIO round's: walks stay short.
 	order := brioOrder(xyz, all[start:])
 	serial := func(upto int) (*tri, int32) {

@@ -256,9 +256,14 @@ func TestDelaunayParallel(t *testing.T) {
 			}
 			want.canonicalize()
 			checkTri(t, want)
-			for _, w := range []int{1, 2, 4} {
+			for _, w := range []int{1, 2, 4, -2} {
 				// Few slots to start with: the arrays grow between passes.
 				cfg := parConfig{minPoints: 0, serial: 64, minRun: 16, workers: w, slots: 3000}
+				if w < 0 {
+					// Regions too small: workers run out of slots and
+					// defer the rest of their runs.
+					cfg.workers, cfg.quota = -w, 3
+				}
 				m, perm, dup, err := delaunayWith(slices.Clone(c.xyz), cfg)
 				if err != nil {
 					t.Fatal(err)

@@ -63,6 +63,7 @@ type parConfig struct {
 	minRun    int // fewest points per worker run
 	workers   int // workers per pass
 	slots     int // tet slots to start the parallel phase with beyond those in use; 0: enough for random points
+	quota     int // fresh slots per point of a parallel worker's run; 0: slotsPerPoint, plus slotBlock
 }
 
 // defaultPar returns the configuration delaunay uses, from 2¹⁸ points
@@ -262,7 +263,6 @@ func (p *parInsert) resize(limit int32) {
 	m.c, m.mark, p.sh.limit = c, mark, limit
 	for _, w := range p.ws {
 		w.c, w.mark = c, mark
-		w.own.full = false
 	}
 }
 
@@ -349,6 +349,9 @@ const slotsPerPoint = 7
 // workers' steps interleave; a solo worker gets the rest of the arrays,
 // which grow when it fills them.
 func (p *parInsert) regions(runs [][]int32) {
+	for _, m := range p.ws[:len(runs)] {
+		m.own.full = false
+	}
 	if len(runs) == 1 {
 		w := p.ws[0].own
 		w.blk, w.blkEnd = p.sh.next, p.sh.limit
@@ -357,7 +360,11 @@ func (p *parInsert) regions(runs [][]int32) {
 	quota := make([]int32, len(runs))
 	end := p.sh.next
 	for i, run := range runs {
-		quota[i] = max(0, slotsPerPoint*int32(len(run))+slotBlock-int32(len(p.ws[i].free)))
+		q := int32(slotsPerPoint*len(run) + slotBlock)
+		if p.cfg.quota > 0 {
+			q = int32(p.cfg.quota * len(run))
+		}
+		quota[i] = max(0, q-int32(len(p.ws[i].free)))
 		end += quota[i]
 	}
 	if end > p.sh.limit {

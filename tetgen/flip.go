@@ -202,19 +202,20 @@ var polygonTriangulations = func() [][][][3]int {
 // that accept approves (nil: all), it takes the one whose worst new tet
 // scores best (score nil: the first valid one). It reports success.
 func (m *tri) removeEdge(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64) bool {
-	return m.removeEdgeIf(x, y, t, accept, score, math.Inf(-1))
+	tets, link, ok := m.ring(x, y, t)
+	return ok && m.removeRing(x, y, tets, link, accept, score, math.Inf(-1))
 }
 
-// removeEdgeIf is removeEdge that commits only if the best
-// triangulation's worst score is above floor. Each score is charged to
-// m.sines as one tet evaluation. A triangulation is scored only while it
-// can still beat both floor and the best so far, but its positivity is
-// checked in full and the scores it skips are charged too, so the result
-// and the work counted are those of scoring all.
-func (m *tri) removeEdgeIf(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, floor float64) bool {
-	tets, link, ok := m.ring(x, y, t)
+// removeRing is removeEdge for the ring tets and link of x–y that ring
+// returned, committing only if the best triangulation's worst score is
+// above floor. Each score is charged to m.sines as one tet evaluation. A
+// triangulation is scored only while it can still beat both floor and
+// the best so far, but its positivity is checked in full and the scores
+// it skips are charged too, so the result and the work counted are those
+// of scoring all.
+func (m *tri) removeRing(x, y int32, tets, link []int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, floor float64) bool {
 	n := len(link)
-	if !ok || n < 3 || n > maxRemovalRing {
+	if n < 3 || n > maxRemovalRing {
 		return false
 	}
 	var buf [2][2 * (maxRemovalRing - 2)][4]int32 // the best's and the current's new tets

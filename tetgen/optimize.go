@@ -374,7 +374,7 @@ func (m *tri) setPos(v int32, p geom.Vec) {
 func (ms *mesher) flipBetter(t int32) bool {
 	m := ms.m
 	q := m.tet(t)
-	// removeEdgeIf charges each score to m.sines.
+	// removeRing charges each score to m.sines.
 	score := func(nq [4]int32) float64 {
 		return minSine(m.pos(nq[0]), m.pos(nq[1]), m.pos(nq[2]), m.pos(nq[3]))
 	}
@@ -389,7 +389,7 @@ func (ms *mesher) flipBetter(t int32) bool {
 			before = min(before, m.tetMinSine(u))
 		}
 		accept := func(tris [][3]int32) bool { return !ms.makesVoid(tris, link) }
-		if m.removeEdgeIf(x, y, t, accept, score, before*1.05) {
+		if m.removeRing(x, y, tets, link, accept, score, before*1.05) {
 			return true
 		}
 	}

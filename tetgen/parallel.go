@@ -52,16 +52,21 @@ func runRanges(r [][2]int, f func(i, from, to int)) {
 // one worker once few are left. (Marot et al. partition by the Hilbert
 // curve with a moving origin; per-tet owner words taken by
 // compare-and-swap, sessions 6-8, cost a cache miss and an atomic
-// operation per tet read.) The Delaunay tetrahedralization of the
-// perturbed points is unique, so the tets are the same whatever the
-// schedule; canonicalize then numbers them by the tets alone.
+// operation per tet read.) Since no worker reads what another writes,
+// each worker's work depends only on the mesh at the start of the pass
+// and on its own points, and as it takes new tet slots from its free list
+// and its own region of fresh slots, the arrays after a pass do not
+// depend on how the workers' steps interleave, nor on GOMAXPROCS: only on
+// the number of workers, which is fixed. (The tets alone would not
+// depend even on that: the Delaunay tetrahedralization of the perturbed
+// points is unique.)
 
 // parConfig sets the parallel insertion's sizes.
 type parConfig struct {
 	minPoints int // fewest points for which insertion runs in parallel
 	serial    int // points inserted serially first (to the end of their BRIO round)
 	minRun    int // fewest points per worker run
-	workers   int // workers per pass
+	workers   int // slabs, and workers, per pass: the arrays depend on it
 	slots     int // tet slots to start the parallel phase with beyond those in use; 0: enough for random points
 	quota     int // fresh slots per point of a parallel worker's run; 0: slotsPerPoint, plus slotBlock
 }
@@ -94,7 +99,7 @@ type worker struct {
 	sh          *parShared
 	id          uint8
 	blk, blkEnd int32 // the worker's region of fresh slots
-	full        bool  // the tet arrays ran out of slots
+	full        bool  // its free list and region ran out of slots
 	solo        bool  // the only worker of its pass: it owns every tet
 }
 

@@ -14,15 +14,17 @@ import (
 // optimization can lift. Retriangulating every planar group (planar.go:
 // input triangles joined across edges where they are exactly coplanar
 // and face the same way) to its constrained Delaunay triangulation
-// removes the needles the group's outline does not force.
+// removes the needles the group's outline does not force; meshing each
+// group as one facet (planar.go, mergePlanarGroups) lets refinement
+// split the rest.
 //
 // The retriangulation is Lawson's: an edge between two triangles of a
 // group is flipped while the far vertex lies strictly inside the
-// circumcircle of the near triangle (its quad is then strictly convex). Edges at
-// a group's rim are never flipped, so the surface keeps its point set,
-// its vertices, its orientation and its enclosed volume. Each flip
-// strictly lowers the triangulation lifted onto the paraboloid, so the
-// flips end, at the constrained Delaunay triangulation of the group.
+// circumcircle of the near triangle (its quad is then strictly convex).
+// Edges at a group's rim are never flipped, so the surface keeps its
+// point set, its vertices, its orientation and its enclosed volume. Each
+// flip strictly lowers the triangulation lifted onto the paraboloid, so
+// the flips end, at the constrained Delaunay triangulation of the group.
 //
 // Every test is exact. Coplanarity and orientation are orient3d signs;
 // the in-circle test in the plane is the insphere test of the near
@@ -75,6 +77,8 @@ func mergeCoplanar(s *format.Surface) (*format.Surface, int) {
 		}
 		// t = (a, b, c) and g = (b, a, d) become t = (a, d, c) and
 		// g = (d, b, c), both counterclockwise like the quad a, d, b, c.
+		// cd is no edge yet: it crosses the open quad, which no other
+		// triangle of a surface without self-intersections touches.
 		nBC, nCA := adj[3*t+(e+1)%3], adj[3*t+(e+2)%3]
 		nAD, nDB := adj[3*g+(j+1)%3], adj[3*g+(j+2)%3]
 		tri[3*t], tri[3*t+1], tri[3*t+2] = a, d, c

@@ -57,13 +57,15 @@ func (ms *mesher) groupPlanarFacets() {
 }
 
 // mergePlanarGroups makes each planar group of several facets of the
-// outer surface one facet (Options.MergeCoplanar; the surface has been retriangulated by
-// mergeCoplanar). The group's subfaces take the facet of its root, and
-// the edges between them stop being subsegments: refinement then
-// splits and flips across them as inside any facet, so the shapes of the
-// group's triangles no longer bound the mesh. Walks and in-circle tests
-// in the facet look from an eye as far off the plane as the group is
-// wide, above its largest triangle.
+// outer surface one facet (Options.MergeCoplanar, after mergeCoplanar
+// retriangulated the surface). The group's subfaces take the facet of
+// its root, and the edges between them stop being subsegments:
+// refinement then splits and flips across them as inside any facet, so
+// the shapes of the group's triangles no longer bound the mesh. Walks
+// and in-circle tests in the facet look from an eye as far off the
+// plane as the group is wide, above its largest triangle. Lone facets
+// are left as they are, so a surface without planar groups meshes as
+// without the option.
 func (ms *mesher) mergePlanarGroups() {
 	s, m := &ms.s, ms.m
 	type group struct {

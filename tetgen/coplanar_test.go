@@ -500,7 +500,7 @@ func checkMergedMesh(tb testing.TB, s *format.Surface, m *Mesh) {
 	}
 	for g, a := range area {
 		if math.Abs(a) > 1e-9*total {
-			tb.Fatalf("planar group of triangle %d: boundary faces cover %.3g more than its area", g, a)
+			tb.Fatalf("planar group of triangle %d: boundary faces cover its area %+.3g", g, a)
 		}
 	}
 }

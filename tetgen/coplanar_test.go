@@ -328,7 +328,7 @@ func TestMergeCoplanarCurved(t *testing.T) {
 // both are valid and keep the volume; with it, each planar group is the
 // union of boundary faces (checkMergedMesh), every boundary face lies on
 // a face of the cube, and the needles no longer bound the smallest
-// dihedral angle. Non-convex caps (ear-clipped prisms) and the random
+// dihedral angle; coarse mode keeps the groups too. Non-convex caps (ear-clipped prisms) and the random
 // fan box are meshed with the option too, at GOMAXPROCS 1 and 2 alike.
 func TestBuildMergeCoplanar(t *testing.T) {
 	even := []float64{0.25, 0.5, 0.75}
@@ -351,6 +351,11 @@ func TestBuildMergeCoplanar(t *testing.T) {
 			t.Fatalf("boundary face %v lies on no face of the cube", bf[3*f:3*f+3])
 		}
 	}
+	coarse, _, err := Build(s, Options{MergeCoplanar: true, Coarse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMergedMesh(t, s, coarse)
 	qOff, qOn := tetmesh.MeasureQuality(off).MinDihedral, tetmesh.MeasureQuality(on).MinDihedral
 	t.Logf("fan box: min dihedral %.3g° (%d tets) without, %.3g° (%d tets) with MergeCoplanar", qOff, off.NumTets(), qOn, on.NumTets())
 	if !(qOn >= 12) {

@@ -328,8 +328,9 @@ func TestMergeCoplanarCurved(t *testing.T) {
 // both are valid and keep the volume; with it, each planar group is the
 // union of boundary faces (checkMergedMesh), every boundary face lies on
 // a face of the cube, and the needles no longer bound the smallest
-// dihedral angle; coarse mode keeps the groups too. Non-convex caps (ear-clipped prisms) and the random
-// fan box are meshed with the option too, at GOMAXPROCS 1 and 2 alike.
+// dihedral angle; coarse mode keeps the groups too. Non-convex caps
+// (ear-clipped prisms) and the random fan box are meshed with the
+// option too, at GOMAXPROCS 1 and 2 alike.
 func TestBuildMergeCoplanar(t *testing.T) {
 	even := []float64{0.25, 0.5, 0.75}
 	s := fanBox(even, even)

@@ -388,7 +388,18 @@ func (ms *mesher) flipBetter(t int32) bool {
 		for _, u := range tets {
 			before = min(before, m.tetMinSine(u))
 		}
-		accept := func(tris [][3]int32) bool { return !ms.makesVoid(tris, link) }
+		// A void needs two boundary vertices in the link: most rings
+		// have none, and need no check.
+		var accept func(tris [][3]int32) bool
+		nb := 0
+		for _, v := range link {
+			if ms.isBoundaryVertex(v) {
+				nb++
+			}
+		}
+		if nb >= 2 {
+			accept = func(tris [][3]int32) bool { return !ms.makesVoid(tris, link) }
+		}
 		if m.removeRing(x, y, tets, link, accept, score, before*1.05) {
 			return true
 		}

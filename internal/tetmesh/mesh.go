@@ -85,7 +85,14 @@ func Neighbors(tets []int32, nv int) (nbr []int32, ok bool) {
 	for t := 0; t < len(tets)/4; t++ {
 		for k, f := range TetFaces {
 			a, b, c := tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]
-			lo := min(a, b, c)
+			// Search the face vertex with the fewest tets: every tet
+			// holding the face is in each one's list, in the same order.
+			lo := a
+			for _, v := range [2]int32{b, c} {
+				if start[v+1]-start[v] < start[lo+1]-start[lo] {
+					lo = v
+				}
+			}
 			found := int32(-1)
 			for _, u := range inc[start[lo]:start[lo+1]] {
 				if int(u) == t || !hasVertex(tets[4*u:4*u+4], a, b, c) {

@@ -1,0 +1,61 @@
+package tetmesh
+
+import (
+	"slices"
+	"testing"
+)
+
+// Neighbors against faces matched by sorting: a 4×4×4 grid of cubes, six
+// Kuhn tets each, then the same with one tet repeated (three tets on
+// each of its faces: not ok, the later tet reported).
+func TestNeighborsBySortedFaces(t *testing.T) {
+	const n = 4
+	id := func(i, j, k int) int32 { return int32((i*(n+1)+j)*(n+1) + k) }
+	var tets []int32
+	for i := range n {
+		for j := range n {
+			for k := range n {
+				c := [8]int32{id(i, j, k), id(i+1, j, k), id(i+1, j+1, k), id(i, j+1, k),
+					id(i, j, k+1), id(i+1, j, k+1), id(i+1, j+1, k+1), id(i, j+1, k+1)}
+				for _, q := range [6][4]int{{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}} {
+					tets = append(tets, c[q[0]], c[q[1]], c[q[2]], c[q[3]])
+				}
+			}
+		}
+	}
+	nv := (n + 1) * (n + 1) * (n + 1)
+	for _, dup := range []bool{false, true} {
+		if dup {
+			tets = append(tets, tets[4*100:4*101]...)
+		}
+		holders := map[[3]int32][]int32{}
+		for u := range len(tets) / 4 {
+			for _, f := range TetFaces {
+				key := [3]int32{tets[4*u+f[0]], tets[4*u+f[1]], tets[4*u+f[2]]}
+				slices.Sort(key[:])
+				holders[key] = append(holders[key], int32(u))
+			}
+		}
+		wantOK := true
+		want := make([]int32, len(tets))
+		for u := range len(tets) / 4 {
+			for k, f := range TetFaces {
+				key := [3]int32{tets[4*u+f[0]], tets[4*u+f[1]], tets[4*u+f[2]]}
+				slices.Sort(key[:])
+				want[4*u+k] = -1
+				others := 0
+				for _, w := range holders[key] {
+					if int(w) != u {
+						want[4*u+k] = w // the last, as Neighbors reports
+						others++
+					}
+				}
+				wantOK = wantOK && others <= 1
+			}
+		}
+		got, ok := Neighbors(tets, nv)
+		if ok != wantOK || !slices.Equal(got, want) {
+			t.Fatalf("duplicate %v: ok %v (want %v), neighbours differ: %v", dup, ok, wantOK, !slices.Equal(got, want))
+		}
+	}
+}

@@ -834,6 +834,7 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 		return m, perm, dup, nil
 	}
 	p := newParInsert(m, cfg, hint)
+	var left []int32 // deferred points left for the next round
 	for from := serial; from < nv; {
 		to := from + 1
 		for to < nv && brioRound(perm[to]) == brioRound(perm[from]) {
@@ -845,7 +846,7 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 				pts = append(pts, int32(i))
 			}
 		}
-		if err := p.insert(pts); err != nil {
+		if left, err = p.insert(append(pts, left...), to == nv); err != nil {
 			return nil, nil, nil, err
 		}
 		from = to

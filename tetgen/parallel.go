@@ -272,24 +272,30 @@ func (p *parInsert) resize(limit int32) {
 }
 
 // insert inserts the vertices pts (in BRIO order, without duplicates):
-// passes over the points not yet in, in parallel while that pays.
-func (p *parInsert) insert(pts []int32) error {
+// passes over the points not yet in, in parallel while that pays. Unless
+// last, it leaves the few deferred points that would take a pass of one
+// worker to the caller, for the next round's parallel passes, and returns
+// them.
+func (p *parInsert) insert(pts []int32, last bool) ([]int32, error) {
 	workers := p.cfg.workers
 	for len(pts) > 0 {
 		w := max(1, min(workers, len(pts)/p.cfg.minRun))
+		if w == 1 && workers > 1 && !last {
+			return pts, nil
+		}
 		deferred, full := p.pass(pts, w)
 		switch {
 		case full && w == 1:
 			p.resize(p.sh.limit + p.sh.limit/2)
 		case len(deferred) == len(pts) && w == 1:
 			// One worker owns every tet: this is a bug.
-			return errorString("tetgen: parallel insertion made no progress")
+			return nil, errorString("tetgen: parallel insertion made no progress")
 		case 2*len(deferred) > len(pts):
 			workers = 1 // the points are too close together to share out
 		}
 		pts = deferred
 	}
-	return nil
+	return nil, nil
 }
 
 // hintTries bounds the points of a run, spread over it, whose tets pass

@@ -51,7 +51,7 @@ func TestSlabPass(t *testing.T) {
 			t.Errorf("worker %d: %d of %d points, %d deferred", i, in[i], len(pts), out[i])
 		}
 	}
-	if err := p.insert(deferred); err != nil {
+	if _, err := p.insert(deferred, true); err != nil {
 		t.Fatal(err)
 	}
 	p.finish()

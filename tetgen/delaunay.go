@@ -95,8 +95,9 @@ type tri struct {
 	version    int // counts changes made by flips
 
 	// own, when set, makes this tri one worker of a parallel insertion
-	// (parallel.go): it changes only tets it owns, takes new slots
-	// from its own blocks and leaves vt to be rebuilt at the end.
+	// (parallel.go): it changes only tets it owns (and the links of tets
+	// across their faces), takes new slots from its free list and region
+	// and leaves vt to be rebuilt at the end.
 	own *worker
 }
 

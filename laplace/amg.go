@@ -53,7 +53,7 @@ type levelMatrix interface {
 	nnz() int
 	forwardFromZero(x, r, b []float64, invL1 []float32)
 	forward(x, old, b []float64, invL1 []float32)
-	backward(x, old, b []float64, invL1 []float32, az []float64)
+	backward(x, old, b []float64, invL1 []float32, az, bx []float64)
 	residual(r, b, x []float64)
 }
 
@@ -207,12 +207,48 @@ func (m *amg) cycle(l int, x, b []float64) {
 		m.solveCoarsest(lv, x, b)
 		return
 	}
-	next := &m.levels[l+1]
 	lv.a.forwardFromZero(x, lv.scrtch, b, lv.invL1)
+	m.correct(l, x, b, nil)
+}
+
+// correct finishes level l's cycle after its forward sweep: the coarse
+// correction and the backward sweep, which with bx non-nil also leaves
+// b·x by blocks in bx.
+func (m *amg) correct(l int, x, b, bx []float64) {
+	lv, next := &m.levels[l], &m.levels[l+1]
 	lv.r.mulVec(next.b, lv.scrtch)
 	m.cycle(l+1, next.x, next.b)
 	lv.p.prolong(lv.scrtch, x, next.x)
-	lv.a.backward(x, lv.scrtch, b, lv.invL1, lv.az)
+	lv.a.backward(x, lv.scrtch, b, lv.invL1, lv.az, bx)
+}
+
+// startApply is the first half of CG's step with this preconditioner: it
+// sets r −= α·q and returns r·r, and begins z = B r — on several levels,
+// the residual update rides on the finest level's first sweep, which
+// reads r anyway. finishApply completes z = B r.
+func (m *amg) startApply(z, r, q []float64, alpha float64, partial []float64) float64 {
+	if len(m.levels) == 1 {
+		return sumChunks(len(r), partial, func(lo, hi int) float64 {
+			for i := lo; i < hi; i++ {
+				r[i] -= alpha * q[i]
+			}
+			return dotRange(r, r, lo, hi)
+		})
+	}
+	lv := &m.levels[0]
+	m.a0.updateForwardFromZero(z, lv.scrtch, r, lv.invL1, q, alpha, partial)
+	return sumPartials(len(r), partial)
+}
+
+// finishApply completes z = B r after startApply and returns r·z, summed
+// on several levels by the last sweep as it goes.
+func (m *amg) finishApply(z, r, partial []float64) float64 {
+	if len(m.levels) == 1 {
+		m.apply(z, r)
+		return dot(r, z, partial)
+	}
+	m.correct(0, z, r, partial)
+	return sumPartials(len(r), partial)
 }
 
 // initialGuess sets x to a start for CG by nested iteration (the "full
@@ -248,7 +284,7 @@ func (m *amg) initialGuess(x, b, t1, t2 []float64) {
 	lv := &m.levels[0]
 	lv.p.mulVec(x, m.levels[1].x)
 	lv.a.forward(t1, x, b, lv.invL1)
-	lv.a.backward(x, t1, b, lv.invL1, nil)
+	lv.a.backward(x, t1, b, lv.invL1, nil, nil)
 }
 
 func (m *amg) solveCoarsest(lv *level, x, b []float64) {
@@ -266,7 +302,7 @@ func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 	lv.a.forwardFromZero(x, lv.scrtch, b, lv.invL1)
 	for s := 0; s < 4; s++ {
 		copy(lv.scrtch, x)
-		lv.a.backward(x, lv.scrtch, b, lv.invL1, lv.az)
+		lv.a.backward(x, lv.scrtch, b, lv.invL1, lv.az, nil)
 		if s < 3 {
 			copy(lv.scrtch, x)
 			lv.a.forward(x, lv.scrtch, b, lv.invL1)
@@ -274,15 +310,17 @@ func (m *amg) solveCoarsest(lv *level, x, b []float64) {
 	}
 }
 
-// updateDirections, right after apply(z, r), sets p = z + βp and
-// q = A z + βq and returns p·q, without a product with A: the finest
-// level's last backward sweep left A z less its couplings to other blocks
-// in az (see backward), so only those couplings are read.
-func (m *amg) updateDirections(p, q, z, r []float64, beta float64, partial []float64) float64 {
+// updateDirections, right after z = B r, sets x += αp (CG's update of
+// the solution, put off to this pass, which reads p anyway), then p =
+// z + βp and q = A z + βq, and returns p·q, without a product with A: the
+// finest level's last backward sweep left A z less its couplings to other
+// blocks in az (see backward), so only those couplings are read.
+func (m *amg) updateDirections(p, q, z, x []float64, alpha, beta float64, partial []float64) float64 {
 	a, az := m.a0, m.levels[0].az
 	if len(m.levels) == 1 && m.chol != nil { // a0 was solved exactly, not swept
 		par.For(a.n, rowChunk, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
+				x[i] += alpha * p[i]
 				p[i] = z[i] + beta*p[i]
 			}
 		})
@@ -298,6 +336,7 @@ func (m *amg) updateDirections(p, q, z, r []float64, beta float64, partial []flo
 			for k, j := range oc {
 				s += ov[k] * z[j]
 			}
+			x[i] += alpha * p[i]
 			pi := z[i] + beta*p[i]
 			qi := s + beta*q[i]
 			p[i], q[i] = pi, qi

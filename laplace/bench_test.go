@@ -174,7 +174,7 @@ func cpuTime() time.Duration {
 }
 
 // benchSystem assembles the reduced system of benchMesh(n).
-func benchSystem(b *testing.B, n int) system {
+func benchSystem(b testing.TB, n int) system {
 	m := benchMesh(n)
 	order, unknown := freeOrder(m)
 	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)

@@ -21,6 +21,12 @@ const (
 // scratch of at least numChunks(n) elements.
 func sumChunks(n int, partial []float64, fn func(lo, hi int) float64) float64 {
 	par.For(n, rowChunk, func(lo, hi int) { partial[lo/rowChunk] = fn(lo, hi) })
+	return sumPartials(n, partial)
+}
+
+// sumPartials adds the partial sums of an n-element reduction's chunks in
+// order.
+func sumPartials(n int, partial []float64) float64 {
 	var s float64
 	for _, p := range partial[:numChunks(n)] {
 		s += p

@@ -36,12 +36,16 @@ type cgResult struct {
 	converged  bool
 }
 
-// directionUpdater is a preconditioner that, having just set z = B r,
-// can form CG's next direction p = z + βp and its image q = A z + βq
-// more cheaply than a product with A, returning p·q.
-type directionUpdater interface {
+// fusedStepper is a preconditioner that CG's vector updates can ride on,
+// saving passes over the vectors (see amg): startApply sets r −= α·q,
+// returns r·r and begins z = B r; finishApply completes it and returns
+// r·z; updateDirections then sets x += αp, p = z + βp and q = A z + βq
+// (without a product with A) and returns p·q.
+type fusedStepper interface {
 	preconditioner
-	updateDirections(p, q, z, r []float64, beta float64, partial []float64) float64
+	startApply(z, r, q []float64, alpha float64, partial []float64) float64
+	finishApply(z, r, partial []float64) float64
+	updateDirections(p, q, z, x []float64, alpha, beta float64, partial []float64) float64
 }
 
 // pcg solves A x = b by preconditioned conjugate gradients from the x it
@@ -59,7 +63,7 @@ func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, 
 		clear(x)
 		return cgResult{converged: true}
 	}
-	du, _ := prec.(directionUpdater)
+	fs, _ := prec.(fusedStepper)
 	a.residual(r, b, x)
 	res := math.Sqrt(dot(r, r, partial)) / bnorm
 	it := 0
@@ -74,6 +78,22 @@ func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, 
 			}
 			it++
 			alpha := rz / pq
+			if fs != nil {
+				// x += αp is put off to updateDirections.
+				res = math.Sqrt(fs.startApply(z, r, q, alpha, partial)) / bnorm
+				if progress != nil {
+					progress(res)
+				}
+				if res <= tol {
+					axpy(x, alpha, p)
+					break
+				}
+				rzNew := fs.finishApply(z, r, partial)
+				beta := rzNew / rz
+				rz = rzNew
+				pq = fs.updateDirections(p, q, z, x, alpha, beta, partial)
+				continue
+			}
 			rr := sumChunks(n, partial, func(lo, hi int) float64 {
 				for i := lo; i < hi; i++ {
 					x[i] += alpha * p[i]
@@ -92,10 +112,6 @@ func pcg(a *symMatrix[float64], b, x []float64, prec preconditioner, w *cgWork, 
 			rzNew := dot(r, z, partial)
 			beta := rzNew / rz
 			rz = rzNew
-			if du != nil {
-				pq = du.updateDirections(p, q, z, r, beta, partial)
-				continue
-			}
 			par.For(n, rowChunk, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
 					p[i] = z[i] + beta*p[i]

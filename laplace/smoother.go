@@ -41,14 +41,28 @@ func l1InverseDiagonal[T float32 | float64](a *symMatrix[T]) []float32 {
 // those earlier rows, which are otherwise complete. The residual's outer
 // couplings follow when all blocks are done.
 func (a *symMatrix[T]) forwardFromZero(x, r, b []float64, invL1 []float32) {
+	a.updateForwardFromZero(x, r, b, invL1, nil, 0, nil)
+}
+
+// updateForwardFromZero is forwardFromZero that first updates b: with q
+// non-nil, each b_i is replaced by b_i − α·q_i as the sweep reaches it
+// (CG's residual update, saving a pass over b and q), and bb[k] is set to
+// b·b over block k.
+func (a *symMatrix[T]) updateForwardFromZero(x, r, b []float64, invL1 []float32, q []float64, alpha float64, bb []float64) {
 	par.For(a.n, gsBlock, func(lo, hi int) {
 		xb, rb := x[lo:hi], r[lo:hi]
+		var ss float64
 		for i := lo; i < hi; i++ {
 			li := i - lo
 			k0, k1 := a.lowPtr[i], a.lowPtr[i+1]
 			cols, vals := a.lowCol[k0:k1], a.lowVal[k0:k1]
 			vals = vals[:len(cols)]
 			s := b[i]
+			if q != nil {
+				s -= alpha * q[i]
+				b[i] = s
+				ss += s * s
+			}
 			for k, j := range cols {
 				s -= float64(vals[k]) * xb[j]
 			}
@@ -58,6 +72,9 @@ func (a *symMatrix[T]) forwardFromZero(x, r, b []float64, invL1 []float32) {
 			for k, j := range cols {
 				rb[j] -= float64(vals[k]) * xi
 			}
+		}
+		if q != nil {
+			bb[lo/gsBlock] = ss
 		}
 	})
 	par.For(a.n, gsBlock, func(lo, hi int) {
@@ -87,7 +104,10 @@ func (a *symMatrix[T]) forwardFromZero(x, r, b []float64, invL1 []float32) {
 // old, where L and O are the couplings each row stores (earlier rows of
 // its block, other blocks). O·old is the sweep's own gather and L δ is
 // formed while the block is in cache; the caller adds O·x.
-func (a *symMatrix[T]) backward(x, old, b []float64, invL1 []float32, az []float64) {
+//
+// With bx non-nil it also sets bx[k] to b·x over block k while the block
+// is in cache (CG's r·z, saving a pass over both).
+func (a *symMatrix[T]) backward(x, old, b []float64, invL1 []float32, az, bx []float64) {
 	par.For(a.n, gsBlock, func(lo, hi int) {
 		xb, ob := x[lo:hi], old[lo:hi]
 		clear(xb)
@@ -118,6 +138,9 @@ func (a *symMatrix[T]) backward(x, old, b []float64, invL1 []float32, az []float
 			if az != nil {
 				az[i] = b[i] - (1/inv-float64(a.diag[i]))*d - g
 			}
+		}
+		if bx != nil {
+			bx[lo/gsBlock] = dotRange(b, x, lo, hi)
 		}
 		if az == nil {
 			return

@@ -324,7 +324,7 @@ func TestSweepsMatchDefinition(t *testing.T) {
 	inv := l1InverseDiagonal(&a)
 	old, b := randomVector(a.n, 6), randomVector(a.n, 7)
 	x := make([]float64, a.n)
-	a.backward(x, old, b, inv, nil)
+	a.backward(x, old, b, inv, nil, nil)
 	assertClose(t, "backward", x, ref.sweep(old, b, false), 1e-13)
 	a.forward(x, old, b, inv)
 	assertClose(t, "forward", x, ref.sweep(old, b, true), 1e-13)
@@ -339,7 +339,8 @@ func TestSweepsMatchDefinition(t *testing.T) {
 }
 
 // updateDirections forms q = A p from the last sweep: check it against a
-// product with A, on a mesh whose hierarchy has several levels.
+// product with A, on a mesh whose hierarchy has several levels, and its
+// update of x against x + αp.
 func TestUpdateDirectionsIsAProduct(t *testing.T) {
 	m := jitteredCube(24, 0.4, 3)
 	order, unknown := freeOrder(m)
@@ -372,11 +373,77 @@ func TestUpdateDirectionsIsAProduct(t *testing.T) {
 		wantQ[i] = az[i] + beta*q[i]
 		wantPQ += wantP[i] * wantQ[i]
 	}
-	pq := h.updateDirections(p, q, z, r, beta, partial)
+	const alpha = 0.81
+	x := randomVector(n, 11)
+	wantX := make([]float64, n)
+	for i := range wantX {
+		wantX[i] = x[i] + alpha*p[i]
+	}
+	pq := h.updateDirections(p, q, z, x, alpha, beta, partial)
+	assertClose(t, "x", x, wantX, 1e-15)
 	assertClose(t, "p", p, wantP, 1e-15)
 	assertClose(t, "q", q, wantQ, 1e-12)
 	if math.Abs(pq-wantPQ) > 1e-12*math.Abs(wantPQ) {
 		t.Errorf("p·q = %g, want %g", pq, wantPQ)
+	}
+}
+
+// startApply and finishApply fuse CG's residual update and r·z into the
+// V-cycle: check them against the steps done one by one (r −= αq, r·r,
+// z = B r, r·z), on a hierarchy of several levels and on a single level
+// solved exactly.
+func TestFusedStepIsPlainStep(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		k      int
+		levels func(int) bool
+	}{
+		{"several levels", 24, func(l int) bool { return l >= 3 }},
+		{"one level", 5, func(l int) bool { return l == 1 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := jitteredCube(tc.k, 0.4, 3)
+			order, unknown := freeOrder(m)
+			sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := newAMG(&sys.a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.levels(len(h.levels)) {
+				t.Fatalf("%d levels", len(h.levels))
+			}
+			n := sys.a.n
+			r, q := randomVector(n, 12), randomVector(n, 13)
+			const alpha = 0.63
+			wantR := make([]float64, n)
+			var wantRR, wantRZ float64
+			for i := range wantR {
+				wantR[i] = r[i] - alpha*q[i]
+				wantRR += wantR[i] * wantR[i]
+			}
+			wantZ := make([]float64, n)
+			h.apply(wantZ, wantR)
+			for i := range wantZ {
+				wantRZ += wantR[i] * wantZ[i]
+			}
+			partial := make([]float64, numChunks(n))
+			z := make([]float64, n)
+			rr := h.startApply(z, r, q, alpha, partial)
+			rz := h.finishApply(z, r, partial)
+			assertClose(t, "r", r, wantR, 1e-15)
+			assertClose(t, "z", z, wantZ, 1e-15)
+			for _, c := range []struct {
+				what      string
+				got, want float64
+			}{{"r·r", rr, wantRR}, {"r·z", rz, wantRZ}} {
+				if math.Abs(c.got-c.want) > 1e-13*math.Abs(c.want) {
+					t.Errorf("%s = %g, want %g", c.what, c.got, c.want)
+				}
+			}
+		})
 	}
 }
 

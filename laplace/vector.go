@@ -22,3 +22,12 @@ func dot(x, y, partial []float64) float64 {
 func copyVec(dst, src []float64) {
 	par.For(len(src), rowChunk, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
 }
+
+// axpy sets y += a·x.
+func axpy(y []float64, a float64, x []float64) {
+	par.For(len(y), rowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			y[i] += a * x[i]
+		}
+	})
+}

@@ -25,6 +25,16 @@ const (
 	strengthTheta = 0.08 // strong coupling threshold on the finest level, halved per level
 )
 
+// smoothWeight is the ℓ1 smoother's over-relaxation weight ω on the
+// finest level and on the coarse levels (see l1InverseDiagonal). On the
+// jittered cubes of BenchmarkSolve at 10⁴, 10⁵, 10⁶ unknowns, CG's mean
+// residual reduction per iteration went from 0.197, 0.208, 0.248 (ω = 1)
+// to 0.176, 0.175, 0.206 and its iterations from 13, 14, 15 to 13, 12, 13
+// (the last at a residual of 9.8e-11: on the edge of 14); ω = 1.3 below
+// gave 12, 12, 14, and 1.5 below or 1.3 above no better; ω on the coarse
+// levels alone 13, 13, 14, on the finest alone 13, 14, 15.
+var smoothWeight = [2]float64{1.2, 1.4}
+
 // coarseDrop is the threshold below which couplings of the coarse
 // operators are left out and lumped onto the diagonal (see symFromLower).
 // Smoothed aggregation spreads each coarse row over many couplings, most
@@ -105,14 +115,14 @@ func exactAMG(prec preconditioner) (*amg, error) {
 // products.
 func newAMGDrop(a0 *symMatrix[float64], drop float64) (*amg, error) {
 	m := &amg{a0: a0, drop: drop}
-	lv, next, err := setupLevel(a0, strengthTheta, drop, maxLevels > 1)
+	lv, next, err := setupLevel(a0, strengthTheta, smoothWeight[0], drop, maxLevels > 1)
 	lv.scrtch, lv.az = make([]float64, a0.n), make([]float64, a0.n)
 	m.levels = append(m.levels, lv)
 	theta := strengthTheta / 2
 	var last any = a0
 	for err == nil && next != nil {
 		last = next
-		lv, next, err = setupLevel(next, theta, drop, len(m.levels) < maxLevels-1)
+		lv, next, err = setupLevel(next, theta, smoothWeight[1], drop, len(m.levels) < maxLevels-1)
 		lv.x, lv.b, lv.scrtch = make([]float64, lv.a.size()), make([]float64, lv.a.size()), make([]float64, lv.a.size())
 		m.levels = append(m.levels, lv)
 		theta /= 2
@@ -135,11 +145,11 @@ func newAMGDrop(a0 *symMatrix[float64], drop float64) (*amg, error) {
 	return m, nil
 }
 
-// setupLevel makes the level of matrix a and, unless a is small enough to
-// be the coarsest, coarsening is not allowed or stalls, the next level's
-// matrix.
-func setupLevel[T float32 | float64](a *symMatrix[T], theta, drop float64, coarsen bool) (level, *symMatrix[float32], error) {
-	lv := level{a: a, invL1: l1InverseDiagonal(a)}
+// setupLevel makes the level of matrix a, its smoother weighted by omega,
+// and, unless a is small enough to be the coarsest, coarsening is not
+// allowed or stalls, the next level's matrix.
+func setupLevel[T float32 | float64](a *symMatrix[T], theta, omega, drop float64, coarsen bool) (level, *symMatrix[float32], error) {
+	lv := level{a: a, invL1: l1InverseDiagonal(a, omega)}
 	n := a.n
 	if n <= coarsestRows || !coarsen {
 		return lv, nil, nil

@@ -257,3 +257,43 @@ func TestExactAMG(t *testing.T) {
 		}
 	}
 }
+
+// The V-cycle with over-relaxed ℓ1 sweeps is a symmetric positive
+// definite operator for smoothing weights below 2 (see
+// l1InverseDiagonal): x·By = y·Bx and x·Bx > 0 for random x, y, at the
+// weights used and near the bound.
+func TestVCycleIsSPD(t *testing.T) {
+	defer func(w [2]float64) { smoothWeight = w }(smoothWeight)
+	m := jitteredCube(24, 0.4, 3)
+	order, unknown := freeOrder(m)
+	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range [][2]float64{smoothWeight, {1.9, 1.9}} {
+		smoothWeight = w
+		h, err := newAMG(&sys.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h.levels) < 3 {
+			t.Fatalf("%d levels", len(h.levels))
+		}
+		n := sys.a.n
+		bx, by := make([]float64, n), make([]float64, n)
+		for seed := uint64(20); seed < 25; seed++ {
+			x, y := randomVector(n, seed), randomVector(n, seed+100)
+			h.apply(bx, x)
+			h.apply(by, y)
+			var xby, ybx, xbx float64
+			for i := range x {
+				xby += x[i] * by[i]
+				ybx += y[i] * bx[i]
+				xbx += x[i] * bx[i]
+			}
+			if math.Abs(xby-ybx) > 1e-12*math.Sqrt(xbx*xbx+xby*xby) || !(xbx > 0) {
+				t.Errorf("ω = %v: x·By = %.17g, y·Bx = %.17g, x·Bx = %g", w, xby, ybx, xbx)
+			}
+		}
+	}
+}

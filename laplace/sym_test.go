@@ -1,6 +1,7 @@
 package laplace
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -89,7 +90,7 @@ func (a refMatrix) mul(x []float64) []float64 {
 // sweep is hybrid ℓ1 Gauss–Seidel from its definition: per block, rows in
 // the given direction, rows of the block already visited at their new
 // values, all other values at old.
-func (a refMatrix) sweep(old, b []float64, forward bool) []float64 {
+func (a refMatrix) sweep(old, b []float64, omega float64, forward bool) []float64 {
 	n := len(a)
 	x := slices.Clone(old)
 	for lo := 0; lo < n; lo += gsBlock {
@@ -115,7 +116,7 @@ func (a refMatrix) sweep(old, b []float64, forward bool) []float64 {
 					s -= e.v * old[j]
 				}
 			}
-			x[i] = old[i] + s*float64(float32(1/d)) // the smoother keeps 1/d in float32
+			x[i] = old[i] + s*float64(float32(omega/d)) // the smoother keeps ω/d in float32
 		}
 	}
 	return x
@@ -316,21 +317,28 @@ func TestSymFromLowerDrop(t *testing.T) {
 	}
 }
 
-// The sweeps are hybrid ℓ1 Gauss–Seidel as defined, however they gather
-// and push; forwardFromZero also returns the exact residual.
+// The sweeps are hybrid ℓ1 Gauss–Seidel as defined, over-relaxed or not,
+// however they gather and push; forwardFromZero also returns the exact
+// residual.
 func TestSweepsMatchDefinition(t *testing.T) {
+	for _, omega := range []float64{1, 1.4} {
+		t.Run(fmt.Sprint("ω=", omega), func(t *testing.T) { testSweeps(t, omega) })
+	}
+}
+
+func testSweeps(t *testing.T, omega float64) {
 	ref := randomSPD(symTestRows, 5)
 	a := ref.sym(t)
-	inv := l1InverseDiagonal(&a)
+	inv := l1InverseDiagonal(&a, omega)
 	old, b := randomVector(a.n, 6), randomVector(a.n, 7)
 	x := make([]float64, a.n)
 	a.backward(x, old, b, inv, nil, nil)
-	assertClose(t, "backward", x, ref.sweep(old, b, false), 1e-13)
+	assertClose(t, "backward", x, ref.sweep(old, b, omega, false), 1e-13)
 	a.forward(x, old, b, inv)
-	assertClose(t, "forward", x, ref.sweep(old, b, true), 1e-13)
+	assertClose(t, "forward", x, ref.sweep(old, b, omega, true), 1e-13)
 	r := make([]float64, a.n)
 	a.forwardFromZero(x, r, b, inv)
-	assertClose(t, "forwardFromZero", x, ref.sweep(make([]float64, a.n), b, true), 1e-13)
+	assertClose(t, "forwardFromZero", x, ref.sweep(make([]float64, a.n), b, omega, true), 1e-13)
 	want := ref.mul(x)
 	for i := range want {
 		want[i] = b[i] - want[i]

@@ -297,3 +297,91 @@ func TestVCycleIsSPD(t *testing.T) {
 		}
 	}
 }
+
+// The prolongator is P = (I − ωD⁻¹A_F)·P₀ as defined — A_F the strong
+// couplings (−a_ij ≥ θ·√(a_ii·a_jj)) with the weak ones lumped into the
+// diagonal, ω = 1.6/ρ, ρ the Gershgorin bound of D⁻¹A_F — formed here
+// from whole rows of A; and it interpolates constants exactly (P·1 = 1)
+// on the rows where A's row sum vanishes, as the Laplacian's does away
+// from Dirichlet vertices.
+func TestProlongatorDefinition(t *testing.T) {
+	m := jitteredCube(16, 0.4, 3)
+	order, unknown := freeOrder(m)
+	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &sys.a
+	st, err := strongCouplings(a, strengthTheta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agg, nc := aggregate(st)
+	p := prolongator(st, agg, nc)
+	n, diag := a.n, a.diagonal()
+	type row struct {
+		cols []int32
+		vals []float64
+	}
+	rows := make([]row, n)
+	var buf rowBuf
+	d, strongSum, rho := make([]float64, n), make([]float64, n), 0.0
+	for i := range n {
+		a.row(i, &buf)
+		rows[i] = row{slices.Clone(buf.col), slices.Clone(buf.val)}
+		weak := 0.0
+		for k, j := range rows[i].cols {
+			v := rows[i].vals[k]
+			switch {
+			case int(j) == i:
+			case -v >= strengthTheta*math.Sqrt(diag[i]*diag[j]):
+				strongSum[i] -= v
+			default:
+				weak += v
+			}
+		}
+		d[i] = diag[i]
+		if diag[i]+weak > 0 {
+			d[i] += weak
+		}
+		rho = max(rho, (d[i]+strongSum[i])/d[i])
+	}
+	omega := 1.6 / rho
+	interior := 0
+	for i := range n {
+		want := map[int32]float64{}
+		if agg[i] >= 0 {
+			want[agg[i]] += 1 - omega
+		}
+		rowSum := 0.0
+		for k, j := range rows[i].cols {
+			v := rows[i].vals[k]
+			rowSum += v
+			if int(j) != i && -v >= strengthTheta*math.Sqrt(diag[i]*diag[j]) && agg[j] >= 0 {
+				want[agg[j]] -= omega * v / d[i]
+			}
+		}
+		cols, vals := p.row(i)
+		if len(cols) != len(want) {
+			t.Fatalf("row %d of P has columns %v, want %v", i, cols, want)
+		}
+		sum := 0.0
+		for k, c := range cols {
+			w, ok := want[c]
+			if !ok || math.Abs(float64(vals[k])-w) > 1e-6 {
+				t.Fatalf("row %d of P: P_%d = %g, want %g (listed %v)", i, c, vals[k], w, ok)
+			}
+			sum += float64(vals[k])
+		}
+		if math.Abs(rowSum) < 1e-12*diag[i] && agg[i] >= 0 && len(want) > 0 {
+			interior++
+			if math.Abs(sum-1) > 1e-6 {
+				t.Errorf("row %d of P sums to %g, want 1", i, sum)
+			}
+		}
+	}
+	if interior < n/4 {
+		t.Fatalf("only %d of %d rows checked for P·1 = 1", interior, n)
+	}
+	t.Logf("%d rows, %d aggregates, ω = %.4f, P·1 = 1 checked on %d rows", n, nc, omega, interior)
+}

@@ -30,9 +30,9 @@ const (
 // jittered cubes of BenchmarkSolve at 10⁴, 10⁵, 10⁶ unknowns, CG's mean
 // residual reduction per iteration went from 0.197, 0.208, 0.248 (ω = 1)
 // to 0.176, 0.175, 0.206 and its iterations from 13, 14, 15 to 13, 12, 13
-// (the last at a residual of 9.8e-11: on the edge of 14); ω = 1.3 below
-// gave 12, 12, 14, and 1.5 below or 1.3 above no better; ω on the coarse
-// levels alone 13, 13, 14, on the finest alone 13, 14, 15.
+// (with the prolongator's earlier ω = 4/(3ρ)); ω = 1.3 below gave 12, 12,
+// 14, and 1.5 below or 1.3 above no better; ω on the coarse levels alone
+// 13, 13, 14, on the finest alone 13, 14, 15.
 var smoothWeight = [2]float64{1.2, 1.4}
 
 // coarseDrop is the threshold below which couplings of the coarse

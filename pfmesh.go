@@ -143,7 +143,12 @@ func meshAndSolve(s, clean, coreFile *format.Surface, opt Options, rep *Report, 
 		return nil, nil, err
 	}
 	rep.Vertices, rep.Tets = mesh.NumVertices(), mesh.NumTets()
-	q := tetmesh.MeasureQuality(mesh)
+	var q tetmesh.Quality
+	if rep.ExactMesh != nil { // tetgen.Build measured its output already
+		q = rep.ExactMesh.Quality
+	} else {
+		q = tetmesh.MeasureQuality(mesh)
+	}
 	rep.MinDihedral, rep.MaxDihedral, rep.MaxRadiusEdge = q.MinDihedral, q.MaxDihedral, q.MaxRadiusEdge
 
 	sopt := laplace.Options{Tolerance: opt.SolverTolerance, Progress: progress("solve")}

@@ -12,6 +12,7 @@ import (
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/corpus"
 	"github.com/pfmesh/pfmesh/internal/shapes"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
 // checkField checks what every pressure-field mesh must satisfy whatever
@@ -27,6 +28,12 @@ func checkField(t *testing.T, name string, p *format.PFM, rep *pfmesh.Report) {
 	// after it may move values by the solver's tolerance, never more.
 	if sv := rep.Solver; sv.Scheme == pfmesh.SchemeLimited && sv.MaxViolation > 1e-6 {
 		t.Errorf("%s: the limited scheme left %d values outside [0, 1], by up to %g", name, sv.Violations, sv.MaxViolation)
+	}
+	// The report's quality is the written mesh's (the exact path reuses
+	// tetgen's own measure instead of measuring again).
+	q := tetmesh.MeasureQuality(&tetmesh.Mesh{Positions: p.Positions, Tets: p.Tets})
+	if math.Abs(q.MinDihedral-rep.MinDihedral) > 1e-9 || math.Abs(q.MaxRadiusEdge-rep.MaxRadiusEdge) > 1e-9*q.MaxRadiusEdge {
+		t.Errorf("%s: report says min dihedral %g°, radius-edge %g; the file's mesh has %g°, %g", name, rep.MinDihedral, rep.MaxRadiusEdge, q.MinDihedral, q.MaxRadiusEdge)
 	}
 	var core, boundary int
 	for v, tag := range p.Tags {

@@ -24,6 +24,23 @@ import (
 //     so each triangle is the union of boundary faces.
 func checkMesh(tb testing.TB, s *format.Surface, m *Mesh) {
 	tb.Helper()
+	checkBoundary(tb, s, m, nil)
+}
+
+// checkMergedMesh is checkMesh for MergeCoplanar's guarantee: every
+// boundary face lies in one planar group of s (planarGroups; its vertices
+// on the plane of the input triangle holding its centroid), and the faces
+// in each group add up to its area, so each group is the union of
+// boundary faces.
+func checkMergedMesh(tb testing.TB, s *format.Surface, m *Mesh) {
+	tb.Helper()
+	checkBoundary(tb, s, m, planarGroups(s))
+}
+
+// checkBoundary does both checks: group labels each input triangle with
+// its group, nil for a group of its own.
+func checkBoundary(tb testing.TB, s *format.Surface, m *Mesh, group []int32) {
+	tb.Helper()
 	if err := tetmesh.Validate(m); err != nil {
 		tb.Fatal(err)
 	}
@@ -36,15 +53,22 @@ func checkMesh(tb testing.TB, s *format.Surface, m *Mesh) {
 	if got := m.Volume(); math.Abs(got-want) > 1e-9*math.Abs(want) {
 		tb.Fatalf("volume %.15g, surface encloses %.15g (rel. error %.2g)", got, want, (got-want)/want)
 	}
-	nbr, _ := tetmesh.Neighbors(m.Tets, m.NumVertices())
-	bf := tetmesh.BoundaryFaces(m.Tets, nbr)
 	nt := s.NumTriangles()
+	tri := func(t int) [3]geom.Vec {
+		q := s.Triangles[3*t : 3*t+3]
+		return [3]geom.Vec{geom.At(s.Positions, q[0]), geom.At(s.Positions, q[1]), geom.At(s.Positions, q[2])}
+	}
+	groupOf := func(t int) int {
+		if group == nil {
+			return t
+		}
+		return int(group[t])
+	}
 	boxes := make([]float64, 6*nt)
 	diag := 0.0
 	for t := 0; t < nt; t++ {
 		lo, hi := geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}, geom.Vec{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-		for k := 0; k < 3; k++ {
-			p := geom.At(s.Positions, s.Triangles[3*t+k])
+		for _, p := range tri(t) {
 			for c := 0; c < 3; c++ {
 				lo[c], hi[c] = min(lo[c], p[c]), max(hi[c], p[c])
 			}
@@ -54,39 +78,51 @@ func checkMesh(tb testing.TB, s *format.Surface, m *Mesh) {
 		diag = max(diag, math.Sqrt(geom.Dist2(lo, hi)))
 	}
 	tree := bvh.Build(boxes, 4)
-	area := make([]float64, nt)
 	tol := 1e-12 * diag * 16
+	covered := make([]float64, nt) // per group, minus the group's area
+	nbr, _ := tetmesh.Neighbors(m.Tets, m.NumVertices())
+	bf := tetmesh.BoundaryFaces(m.Tets, nbr)
 	for f := 0; f < len(bf); f += 3 {
 		p := [3]geom.Vec{m.Vertex(bf[f]), m.Vertex(bf[f+1]), m.Vertex(bf[f+2])}
 		cen := geom.Scale(1.0/3, geom.Add(geom.Add(p[0], p[1]), p[2]))
 		box := [6]float64{cen[0] - tol, cen[1] - tol, cen[2] - tol, cen[0] + tol, cen[1] + tol, cen[2] + tol}
 		found := -1
 		tree.Query(box, func(t int32) bool {
-			tri := [3]geom.Vec{geom.At(s.Positions, s.Triangles[3*t]), geom.At(s.Positions, s.Triangles[3*t+1]), geom.At(s.Positions, s.Triangles[3*t+2])}
-			for _, q := range p {
-				if !onTriangle(q, tri, tol) {
-					return true
-				}
+			holds := onTriangle(cen, tri(int(t)), tol)
+			for _, v := range p {
+				holds = holds && (group != nil || onTriangle(v, tri(int(t)), tol))
 			}
-			found = int(t)
-			return false
+			if holds {
+				found = int(t)
+			}
+			return !holds
 		})
 		if found < 0 {
 			tb.Fatalf("boundary face %v lies in no input triangle", p)
 		}
-		n := geom.Cross(geom.Sub(p[1], p[0]), geom.Sub(p[2], p[0]))
-		tri := s.Triangles[3*found : 3*found+3]
-		tn := geom.Cross(geom.Sub(geom.At(s.Positions, tri[1]), geom.At(s.Positions, tri[0])), geom.Sub(geom.At(s.Positions, tri[2]), geom.At(s.Positions, tri[0])))
-		if geom.Dot(n, tn) <= 0 {
-			tb.Fatalf("boundary face %v is oriented against its input triangle", p)
+		q := tri(found)
+		tn := geom.Cross(geom.Sub(q[1], q[0]), geom.Sub(q[2], q[0]))
+		for _, v := range p {
+			if math.Abs(geom.Dot(geom.Sub(v, q[0]), tn))/geom.Norm(tn) > tol {
+				tb.Fatalf("boundary face %v leaves the plane of input triangle %d", p, found)
+			}
 		}
-		area[found] += geom.Norm(n) / 2
+		n := geom.Cross(geom.Sub(p[1], p[0]), geom.Sub(p[2], p[0]))
+		if geom.Dot(n, tn) <= 0 {
+			tb.Fatalf("boundary face %v is oriented against input triangle %d", p, found)
+		}
+		covered[groupOf(found)] += geom.Norm(n) / 2
 	}
+	area := make([]float64, nt)
 	for t := 0; t < nt; t++ {
-		tri := s.Triangles[3*t : 3*t+3]
-		a := geom.Norm(geom.Cross(geom.Sub(geom.At(s.Positions, tri[1]), geom.At(s.Positions, tri[0])), geom.Sub(geom.At(s.Positions, tri[2]), geom.At(s.Positions, tri[0])))) / 2
-		if math.Abs(area[t]-a) > 1e-9*a {
-			tb.Fatalf("input triangle %d: boundary faces cover %.15g of its area %.15g", t, area[t], a)
+		q := tri(t)
+		a := geom.Norm(geom.Cross(geom.Sub(q[1], q[0]), geom.Sub(q[2], q[0]))) / 2
+		covered[groupOf(t)] -= a
+		area[groupOf(t)] += a
+	}
+	for g, d := range covered {
+		if math.Abs(d) > 1e-9*area[g] {
+			tb.Fatalf("group of input triangle %d: boundary faces cover its area %.15g %+.3g", g, area[g], d)
 		}
 	}
 }

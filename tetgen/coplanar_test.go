@@ -1,6 +1,7 @@
 package tetgen
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -9,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/pfmesh/pfmesh/format"
-	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/shapes"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -344,6 +344,11 @@ func TestBuildMergeCoplanar(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkMergedMesh(t, s, on)
+	// The guarantee did change: boundary faces cross the fans' edges, and
+	// the per-triangle check sees it.
+	if msg := fatalOf(t, func(tb testing.TB) { checkMesh(tb, s, on) }); msg == "" {
+		t.Error("checkMesh accepts the merged mesh: no boundary face crosses an input edge")
+	}
 	nbr, _ := tetmesh.Neighbors(on.Tets, on.NumVertices())
 	bf := tetmesh.BoundaryFaces(on.Tets, nbr)
 	faces := &format.Surface{Positions: on.Positions, Triangles: bf}
@@ -422,91 +427,32 @@ func planarGroups(s *format.Surface) []int32 {
 	return out
 }
 
-// checkMergedMesh verifies a Build result with MergeCoplanar against the
-// input surface, by answers independent of the mesher: tetmesh.Validate,
-// the input vertices first and unmoved, the volume to 1e-9, and every
-// boundary face in one planar group of s (its vertices on the plane of
-// the input triangle holding its centroid, oriented alike), the faces in
-// each group adding up to its area, so each group is the union of
-// boundary faces.
-func checkMergedMesh(tb testing.TB, s *format.Surface, m *Mesh) {
-	tb.Helper()
-	if err := tetmesh.Validate(m); err != nil {
-		tb.Fatal(err)
-	}
-	for i, x := range s.Positions {
-		if m.Positions[i] != x {
-			tb.Fatalf("input vertex %d moved: %v → %v", i/3, x, m.Positions[i])
+// fatalOf runs check and returns the message it stopped with, "" if it
+// passed.
+func fatalOf(t *testing.T, check func(testing.TB)) (msg string) {
+	r := &fatalRecorder{TB: t}
+	defer func() {
+		if p := recover(); p != nil && p != r {
+			panic(p)
 		}
-	}
-	want := shapes.Volume(s)
-	if got := m.Volume(); math.Abs(got-want) > 1e-9*math.Abs(want) {
-		tb.Fatalf("volume %.15g, surface encloses %.15g (rel. error %.2g)", got, want, (got-want)/want)
-	}
-	nt := s.NumTriangles()
-	tri := func(t int) [3]geom.Vec {
-		q := s.Triangles[3*t : 3*t+3]
-		return [3]geom.Vec{geom.At(s.Positions, q[0]), geom.At(s.Positions, q[1]), geom.At(s.Positions, q[2])}
-	}
-	boxes := make([]float64, 6*nt)
-	diag := 0.0
-	for t := 0; t < nt; t++ {
-		lo, hi := geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}, geom.Vec{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-		for _, p := range tri(t) {
-			for c := 0; c < 3; c++ {
-				lo[c], hi[c] = min(lo[c], p[c]), max(hi[c], p[c])
-			}
-		}
-		copy(boxes[6*t:], lo[:])
-		copy(boxes[6*t+3:], hi[:])
-		diag = max(diag, math.Sqrt(geom.Dist2(lo, hi)))
-	}
-	tree := bvh.Build(boxes, 4)
-	tol := 1e-12 * diag * 16
-	group := planarGroups(s)
-	area := map[int32]float64{}
-	nbr, _ := tetmesh.Neighbors(m.Tets, m.NumVertices())
-	bf := tetmesh.BoundaryFaces(m.Tets, nbr)
-	for f := 0; f < len(bf); f += 3 {
-		p := [3]geom.Vec{m.Vertex(bf[f]), m.Vertex(bf[f+1]), m.Vertex(bf[f+2])}
-		cen := geom.Scale(1.0/3, geom.Add(geom.Add(p[0], p[1]), p[2]))
-		box := [6]float64{cen[0] - tol, cen[1] - tol, cen[2] - tol, cen[0] + tol, cen[1] + tol, cen[2] + tol}
-		found := -1
-		tree.Query(box, func(t int32) bool {
-			if onTriangle(cen, tri(int(t)), tol) {
-				found = int(t)
-				return false
-			}
-			return true
-		})
-		if found < 0 {
-			tb.Fatalf("boundary face %v lies on no input triangle", p)
-		}
-		q := tri(found)
-		tn := geom.Cross(geom.Sub(q[1], q[0]), geom.Sub(q[2], q[0]))
-		for _, v := range p {
-			if math.Abs(geom.Dot(geom.Sub(v, q[0]), tn))/geom.Norm(tn) > tol {
-				tb.Fatalf("boundary face %v leaves the plane of input triangle %d", p, found)
-			}
-		}
-		n := geom.Cross(geom.Sub(p[1], p[0]), geom.Sub(p[2], p[0]))
-		if geom.Dot(n, tn) <= 0 {
-			tb.Fatalf("boundary face %v is oriented against input triangle %d", p, found)
-		}
-		area[group[found]] += geom.Norm(n) / 2
-	}
-	for t := 0; t < nt; t++ {
-		q := tri(t)
-		area[group[t]] -= geom.Norm(geom.Cross(geom.Sub(q[1], q[0]), geom.Sub(q[2], q[0]))) / 2
-	}
-	total := 0.0
-	for t := 0; t < nt; t++ {
-		q := tri(t)
-		total += geom.Norm(geom.Cross(geom.Sub(q[1], q[0]), geom.Sub(q[2], q[0]))) / 2
-	}
-	for g, a := range area {
-		if math.Abs(a) > 1e-9*total {
-			tb.Fatalf("planar group of triangle %d: boundary faces cover its area %+.3g", g, a)
-		}
-	}
+		msg = r.msg
+	}()
+	check(r)
+	return ""
+}
+
+// fatalRecorder is a testing.TB whose Fatal and Fatalf record the message
+// and unwind (fatalOf recovers).
+type fatalRecorder struct {
+	testing.TB
+	msg string
+}
+
+func (r *fatalRecorder) Helper() {}
+
+func (r *fatalRecorder) Fatal(args ...any) { r.msg = fmt.Sprint(args...); panic(r) }
+
+func (r *fatalRecorder) Fatalf(format string, args ...any) {
+	r.msg = fmt.Sprintf(format, args...)
+	panic(r)
 }

@@ -302,3 +302,37 @@ func atof(t *testing.T, s string) float64 {
 	}
 	return v
 }
+
+// TestMergeCoplanarFlag: --merge-coplanar reaches the exact mesher (the
+// file's build parameters say so) and the mesh still fills exactly the
+// solid the surface encloses, as without the flag.
+func TestMergeCoplanarFlag(t *testing.T) {
+	dir := workdir(t)
+	want := polyVolume(t, filepath.Join(dir, "fixtures", "lbracket.ply"))
+	for _, c := range []struct {
+		out   string
+		flags []string
+		set   bool
+	}{
+		{"plain.pfm", nil, false},
+		{"merged.pfm", []string{"--merge-coplanar"}, true},
+	} {
+		mustRun(t, dir, append([]string{"build", "fixtures/lbracket.ply", "-E", "1MPa", "-o", c.out, "--quiet"}, c.flags...)...)
+		var ins Inspection
+		if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", c.out, "--json")), &ins); err != nil {
+			t.Fatal(err)
+		}
+		var params struct {
+			MergeCoplanar bool `json:"merge_coplanar"`
+		}
+		if err := json.Unmarshal(ins.Params, &params); err != nil {
+			t.Fatalf("%s: build parameters %s: %v", c.out, ins.Params, err)
+		}
+		if params.MergeCoplanar != c.set {
+			t.Errorf("%s: merge_coplanar %v in the file, want %v", c.out, params.MergeCoplanar, c.set)
+		}
+		if v := ins.Mesh.Volume; math.Abs(v-want) > 1e-9*want {
+			t.Errorf("%s: mesh volume %.12g, the surface encloses %.12g", c.out, v, want)
+		}
+	}
+}

@@ -449,8 +449,8 @@ func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) row
 		fine  []int32 // the chunk's fine rows
 		apPtr []int
 		ap    rowSink[float64]
-		buf   rowBuf
 	}
+	up := upperIndexOf(v)
 	init := func() *scratch {
 		s := &scratch{acc: newAccumulator(nc), loc: make([]int32, n)}
 		for i := range s.loc {
@@ -496,7 +496,7 @@ func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) row
 				for int(pc[k]) >= hi {
 					k--
 				}
-				accumulateRowP(v, int(i), &s.buf, p, s.acc, pc[k]+1)
+				accumulateRowP(v, &up, int(i), p, s.acc, pc[k]+1)
 				s.acc.flush(&s.ap)
 				s.apPtr = append(s.apPtr, len(s.ap.col))
 			}
@@ -518,10 +518,10 @@ func galerkinLower[T float32 | float64](v *symMatrix[T], p, r *csr[float32]) row
 
 // accumulateRowP adds row i of A·P, its columns below limit, to acc:
 // Σ_j a_ij·P_j, read from the row's parts in place (its couplings to later
-// rows of the block from buf, see loadUpper) rather than gathered first.
-func accumulateRowP[T float32 | float64](a *symMatrix[T], i int, buf *rowBuf, p *csr[float32], acc *accumulator, limit int32) {
-	lo, hi := blockOf(i, a.n)
-	loadUpper(a, buf, i, lo, hi)
+// rows of the block through up) rather than gathered first. The terms are
+// added in the order of the row's columns within each part.
+func accumulateRowP[T float32 | float64](a *symMatrix[T], up *upperIndex, i int, p *csr[float32], acc *accumulator, limit int32) {
+	lo := i / gsBlock * gsBlock
 	ptr, pcol, pval := p.rowPtr, p.col, p.val
 	add := func(j int, c float64) {
 		k0, k1 := ptr[j], ptr[j+1]
@@ -534,11 +534,9 @@ func accumulateRowP[T float32 | float64](a *symMatrix[T], i int, buf *rowBuf, p 
 	for k, j := range lc {
 		add(lo+int(j), float64(lv[k]))
 	}
-	u0, u1 := buf.upPtr[i-buf.first], buf.upPtr[i-buf.first+1]
-	ur, uv := buf.upRow[u0:u1], buf.upVal[u0:u1]
-	uv = uv[:len(ur)]
-	for k, j := range ur {
-		add(lo+int(j), uv[k])
+	for _, u := range up.at[up.ptr[i]:up.ptr[i+1]] {
+		j := lo + int(u.row)
+		add(j, float64(a.lowVal[a.lowPtr[j]+int32(u.k)]))
 	}
 	o0, o1 := a.outPtr[i], a.outPtr[i+1]
 	oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]

@@ -343,73 +343,73 @@ func (a *symMatrix[T]) blockResidual(rb, x, b []float64, lo, hi int) {
 	}
 }
 
-// rowBuf gathers whole rows of a symMatrix for the AMG setup: columns
-// and values. A row's couplings
-// to later rows of its block are stored only in those rows; the buffer
-// copies them out (see loadUpper) for the rows of one block from the row
-// asked for on, and keeps them while later rows of that block are read.
-// Copies, not references: reaching into the later rows' storage costs a
-// cache miss per coupling. One block, not the whole matrix: a copy of the
-// whole would be the setup's largest array.
+// rowBuf gathers whole rows of a symMatrix: columns and values. A row's
+// couplings to later rows of its block are read through an index of the
+// matrix (see upperIndex), made when the buffer first reads from it.
 type rowBuf struct {
 	col []int32
 	val []float64
 
-	src   any       // the matrix whose block is copied out
-	block int       // the block's first row, plus 1 (0: none yet)
-	first int       // the first row whose couplings are held
-	upPtr []int32   // row first+k's upper couplings are [upPtr[k], upPtr[k+1]) of:
-	upRow []uint16  // the later row, as an offset from the block start,
-	upVal []float64 // and the value
+	src any // the matrix indexed by up
+	up  upperIndex
 }
 
-// loadUpper copies out the upper couplings of rows i to the end of the
-// block [lo, hi) that holds row i, unless they are already held. Rows
-// are mostly read in increasing order, so the copy starts at row i, not
-// at the block's start: a block reached for a few scattered rows is
-// copied in part.
-func loadUpper[T float32 | float64](a *symMatrix[T], buf *rowBuf, i, lo, hi int) {
-	if buf.src == any(a) && buf.block == lo+1 && i >= buf.first {
-		return
-	}
-	buf.src, buf.block, buf.first = a, lo+1, i
-	f := i - lo
-	off := slices.Grow(buf.upPtr[:0], hi-i+1)[:hi-i+1]
-	clear(off)
-	k0, k1 := a.lowPtr[i+1], a.lowPtr[hi]
-	for _, j := range a.lowCol[k0:k1] {
-		if int(j) >= f {
-			off[int(j)-f+1]++
+// upperIndex lists, for each row of a symMatrix, its couplings to later
+// rows of its block, which only those rows store: row i's are at[k], k in
+// [ptr[i], ptr[i+1]), in increasing order of the later row. It lets the
+// Galerkin product read a row's upper couplings where they are, instead of
+// copying out the rest of the block for each of the few rows a chunk may
+// need there (which scanned 4.8× the couplings). The pairs of a block are
+// its lower couplings, so its entries take the same range as those, and
+// the blocks are indexed independently.
+type upperIndex struct {
+	ptr []int32
+	at  []upperAt
+}
+
+// upperAt locates a coupling to a later row: the row, as an offset from
+// the block's start, and the coupling's place among its lower couplings
+// (both < gsBlock).
+type upperAt struct{ row, k uint16 }
+
+// upperIndexOf indexes the upper couplings of a, in parallel over its
+// blocks.
+func upperIndexOf[T float32 | float64](a *symMatrix[T]) upperIndex {
+	u := upperIndex{ptr: make([]int32, a.n+1), at: make([]upperAt, len(a.lowCol))}
+	par.For(a.n, gsBlock, func(lo, hi int) {
+		// A lower coupling's column is at most hi−lo−2 (the last row of a
+		// block has no upper couplings), so a block writes only
+		// ptr[lo+1:hi+1]: ptr[lo+c+2] first counts row lo+c's couplings,
+		// then ptr[lo+c+1] is its cursor, which ends at its end.
+		k0, k1 := a.lowPtr[lo], a.lowPtr[hi]
+		for _, c := range a.lowCol[k0:k1] {
+			u.ptr[lo+int(c)+2]++
 		}
-	}
-	for k := range hi - i {
-		off[k+1] += off[k]
-	}
-	m := int(off[hi-i])
-	buf.upRow = slices.Grow(buf.upRow[:0], m)[:m]
-	buf.upVal = slices.Grow(buf.upVal[:0], m)[:m]
-	for r := i + 1; r < hi; r++ {
-		for k := a.lowPtr[r]; k < a.lowPtr[r+1]; k++ {
-			if j := int(a.lowCol[k]) - f; j >= 0 {
-				buf.upRow[off[j]] = uint16(r - lo)
-				buf.upVal[off[j]] = float64(a.lowVal[k])
-				off[j]++
+		u.ptr[lo+1] = k0
+		for i := lo + 2; i <= hi; i++ {
+			u.ptr[i] += u.ptr[i-1]
+		}
+		for r := lo + 1; r < hi; r++ {
+			l0 := a.lowPtr[r]
+			for k, c := range a.lowCol[l0:a.lowPtr[r+1]] {
+				cur := &u.ptr[lo+int(c)+1]
+				u.at[*cur] = upperAt{uint16(r - lo), uint16(k)}
+				*cur++
 			}
 		}
-	}
-	// off[j] is now row first+j's end; shift back to the starts.
-	copy(off[1:], off[:hi-i])
-	off[0] = 0
-	buf.upPtr = off
+	})
+	return u
 }
 
 // row gathers row i, sorted by column, into buf (diagonal included).
 func (a *symMatrix[T]) row(i int, buf *rowBuf) {
-	lo, hi := blockOf(i, a.n)
-	loadUpper(a, buf, i, lo, hi)
+	if buf.src != any(a) {
+		buf.src, buf.up = a, upperIndexOf(a)
+	}
+	lo := i / gsBlock * gsBlock
 	o0, o1 := int(a.outPtr[i]), int(a.outPtr[i+1])
 	l0, l1 := int(a.lowPtr[i]), int(a.lowPtr[i+1])
-	u0, u1 := int(buf.upPtr[i-buf.first]), int(buf.upPtr[i-buf.first+1])
+	u0, u1 := int(buf.up.ptr[i]), int(buf.up.ptr[i+1])
 	oc, ov := a.outCol[o0:o1], a.outVal[o0:o1]
 	ov = ov[:len(oc)]
 	split := 0 // outer couplings to earlier blocks come first
@@ -432,12 +432,11 @@ func (a *symMatrix[T]) row(i int, buf *rowBuf) {
 	}
 	cols[m], vals[m] = int32(i), float64(a.diag[i])
 	m++
-	ur := buf.upRow[u0:u1]
-	for k, j := range ur {
-		cols[m+k] = int32(lo + int(j))
+	for _, u := range buf.up.at[u0:u1] {
+		j := lo + int(u.row)
+		cols[m], vals[m] = int32(j), float64(a.lowVal[a.lowPtr[j]+int32(u.k)])
+		m++
 	}
-	copy(vals[m:], buf.upVal[u0:u1])
-	m += len(ur)
 	copy(cols[m:], oc[split:])
 	for k, x := range ov[split:] {
 		vals[m+k] = float64(x)

@@ -159,8 +159,8 @@ func TestSymMatrixHoldsTheMatrix(t *testing.T) {
 	}() {
 		t.Fatalf("nnz %d", a.nnz())
 	}
-	// Rows in order, then jumping between blocks (the buffer copies out
-	// one block at a time) and between two matrices sharing one buffer.
+	// Rows in order, then jumping between blocks and between two matrices
+	// sharing one buffer (which indexes the matrix it reads).
 	other := randomSPD(symTestRows, 3).sym(t)
 	var buf, spare rowBuf
 	visit := make([]int, 0, a.n+200)
@@ -582,5 +582,39 @@ func TestAccumulatorFullRow(t *testing.T) {
 	acc.flushLower(&out, 1)
 	if !slices.Equal(out.col, []int32{0}) || !slices.Equal(out.val, []float64{12}) {
 		t.Fatalf("%v %v", out.col, out.val)
+	}
+}
+
+// The upper index lists exactly each row's couplings to later rows of its
+// block, read from the plain rows, in increasing order, each where the
+// later row stores it, with the plain row's value.
+func TestUpperIndex(t *testing.T) {
+	ref := randomSPD(symTestRows, 13)
+	a := ref.sym(t)
+	up := upperIndexOf(&a)
+	if int(up.ptr[a.n]) != len(a.lowCol) {
+		t.Fatalf("index ends at %d, %d lower couplings", up.ptr[a.n], len(a.lowCol))
+	}
+	for i, row := range ref {
+		lo, hi := blockOf(i, a.n)
+		var want []uint16
+		vals := map[int]float64{}
+		for _, e := range row {
+			if j := int(e.j); j > i && j < hi {
+				want = append(want, uint16(j-lo))
+				vals[j] = e.v
+			}
+		}
+		var got []uint16
+		for _, u := range up.at[up.ptr[i]:up.ptr[i+1]] {
+			got = append(got, u.row)
+			j := lo + int(u.row)
+			if k := a.lowPtr[j] + int32(u.k); k >= a.lowPtr[j+1] || int(a.lowCol[k]) != i-lo || float64(a.lowVal[k]) != vals[j] {
+				t.Fatalf("row %d: coupling to %d not found where indexed", i, j)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("row %d: upper rows %v, want %v", i, got, want)
+		}
 	}
 }

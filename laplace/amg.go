@@ -162,6 +162,11 @@ func setupLevel[T float32 | float64](a *symMatrix[T], theta, omega, drop float64
 	if nc == 0 || 10*nc > 9*n { // coarsening has stalled
 		return lv, nil, nil
 	}
+	// A row of P has the aggregates of the unknown and of its strong
+	// neighbours: this bounds P's entries, which csr counts in int32.
+	if n+len(st.col) > math.MaxInt32 {
+		return level{}, nil, errTooLarge
+	}
 	// P is rounded to float32 before the Galerkin product, so that the
 	// coarse operator is exactly PᵀAP (up to its own rounding) for the P
 	// the cycle applies.

@@ -150,7 +150,7 @@ func symBytes[T float32 | float64](a *symMatrix[T]) int {
 
 func csrBytes[T float32 | float64](a *csr[T]) int {
 	var v T
-	return 8*len(a.rowPtr) + 4*len(a.col) + int(unsafe.Sizeof(v))*len(a.val)
+	return 4*len(a.rowPtr) + 4*len(a.col) + int(unsafe.Sizeof(v))*len(a.val)
 }
 
 // sizeName writes a power of ten as 1e5.

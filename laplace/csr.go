@@ -15,12 +15,12 @@ import (
 // are the intermediate products of its setup.
 type csr[T float32 | float64] struct {
 	rows, cols int
-	rowPtr     []int
+	rowPtr     []int32 // at most math.MaxInt32 entries: see setupLevel
 	col        []int32
 	val        []T
 }
 
-func (a *csr[T]) nnz() int { return a.rowPtr[a.rows] }
+func (a *csr[T]) nnz() int { return int(a.rowPtr[a.rows]) }
 
 func (a *csr[T]) numRows() int { return a.rows }
 
@@ -50,7 +50,7 @@ func (a *csr[T]) mulRows(y, x []float64, lo, hi int) {
 // transpose returns Aᵀ. Rows of the result list their entries in
 // increasing column order because the source rows are scanned in order.
 func (a *csr[T]) transpose() csr[T] {
-	t := csr[T]{rows: a.cols, cols: a.rows, rowPtr: make([]int, a.cols+1)}
+	t := csr[T]{rows: a.cols, cols: a.rows, rowPtr: make([]int32, a.cols+1)}
 	for _, j := range a.col[:a.nnz()] {
 		t.rowPtr[j+1]++
 	}
@@ -59,7 +59,7 @@ func (a *csr[T]) transpose() csr[T] {
 	}
 	t.col = make([]int32, a.nnz())
 	t.val = make([]T, a.nnz())
-	fill := make([]int, a.cols)
+	fill := make([]int32, a.cols)
 	copy(fill, t.rowPtr[:a.cols])
 	for i := 0; i < a.rows; i++ {
 		cols, vals := a.row(i)
@@ -162,15 +162,15 @@ func fromSparse(s *sparse.CSR) (symMatrix[float64], error) {
 // fills its own buffers, which are then copied into place in row order.
 func buildCSROnePass[S any, T float32 | float64](rows, cols int, init func() S, row func(s S, i int, out *rowSink[T])) csr[T] {
 	c := buildRowChunks(rows, init, row)
-	a := csr[T]{rows: rows, cols: cols, rowPtr: make([]int, rows+1)}
+	a := csr[T]{rows: rows, cols: cols, rowPtr: make([]int32, rows+1)}
 	// Each row's end within its chunk, shifted by the chunk's start.
 	offset := 0
 	for lo := 0; lo < rows; lo += rowChunk {
 		hi := min(lo+rowChunk, rows)
 		for i := lo; i < hi; i++ {
-			a.rowPtr[i+1] = offset + c.end[i]
+			a.rowPtr[i+1] = int32(offset + c.end[i])
 		}
-		offset = a.rowPtr[hi]
+		offset = int(a.rowPtr[hi])
 	}
 	a.col = make([]int32, offset)
 	a.val = make([]T, offset)

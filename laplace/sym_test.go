@@ -214,14 +214,14 @@ func TestSymMatrixHoldsTheMatrix(t *testing.T) {
 // A matrix built from its lower triangle is the one built from full rows.
 // lowerOf returns the lower triangle and diagonal of ref.
 func lowerOf(ref refMatrix) csr[float64] {
-	l := csr[float64]{rows: len(ref), cols: len(ref), rowPtr: make([]int, len(ref)+1)}
+	l := csr[float64]{rows: len(ref), cols: len(ref), rowPtr: make([]int32, len(ref)+1)}
 	for i, row := range ref {
 		for _, e := range row {
 			if int(e.j) <= i {
 				l.col, l.val = append(l.col, e.j), append(l.val, e.v)
 			}
 		}
-		l.rowPtr[i+1] = len(l.col)
+		l.rowPtr[i+1] = int32(len(l.col))
 	}
 	return l
 }
@@ -307,7 +307,7 @@ func TestSymFromLowerDrop(t *testing.T) {
 	}
 	// A lumping that would take a diagonal below half its value is not
 	// done at all.
-	two := csr[float64]{rows: 2, cols: 2, rowPtr: []int{0, 1, 3}, col: []int32{0, 0, 1}, val: []float64{1, -0.6, 1}}
+	two := csr[float64]{rows: 2, cols: 2, rowPtr: []int32{0, 1, 3}, col: []int32{0, 0, 1}, val: []float64{1, -0.6, 1}}
 	b, err := symFromLower[float64](&two, 0.9)
 	if err != nil {
 		t.Fatal(err)

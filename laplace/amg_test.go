@@ -103,12 +103,7 @@ func TestAMGLaplacian1D(t *testing.T) {
 // within 5% for these segments of about 500 unknowns, whose borders hold a
 // large share of them (0.1% on the 10⁶-vertex benchmark's segments).
 func TestAggregateSegments(t *testing.T) {
-	m := jitteredCube(16, 0.4, 9)
-	order, unknown := freeOrder(m)
-	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := meshSystem(t, jitteredCube(16, 0.4, 9))
 	a := &sys.a
 	st, err := strongCouplings(a, strengthTheta)
 	if err != nil {
@@ -176,12 +171,7 @@ func TestAggregateSegments(t *testing.T) {
 // its residual is a small fraction of b's — and CG needs fewer iterations
 // from it.
 func TestInitialGuess(t *testing.T) {
-	m := jitteredCube(18, 0.4, 5)
-	order, unknown := freeOrder(m)
-	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := meshSystem(t, jitteredCube(18, 0.4, 5))
 	a := &sys.a
 	h, err := newAMG(a)
 	if err != nil {
@@ -264,12 +254,7 @@ func TestExactAMG(t *testing.T) {
 // weights used and near the bound.
 func TestVCycleIsSPD(t *testing.T) {
 	defer func(w [2]float64) { smoothWeight = w }(smoothWeight)
-	m := jitteredCube(24, 0.4, 3)
-	order, unknown := freeOrder(m)
-	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := meshSystem(t, jitteredCube(24, 0.4, 3))
 	for _, w := range [][2]float64{smoothWeight, {1.9, 1.9}} {
 		smoothWeight = w
 		h, err := newAMG(&sys.a)
@@ -305,12 +290,7 @@ func TestVCycleIsSPD(t *testing.T) {
 // on the rows where A's row sum vanishes, as the Laplacian's does away
 // from Dirichlet vertices.
 func TestProlongatorDefinition(t *testing.T) {
-	m := jitteredCube(16, 0.4, 3)
-	order, unknown := freeOrder(m)
-	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := meshSystem(t, jitteredCube(16, 0.4, 3))
 	a := &sys.a
 	st, err := strongCouplings(a, strengthTheta)
 	if err != nil {

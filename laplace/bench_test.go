@@ -174,15 +174,7 @@ func cpuTime() time.Duration {
 }
 
 // benchSystem assembles the reduced system of benchMesh(n).
-func benchSystem(b testing.TB, n int) system {
-	m := benchMesh(n)
-	order, unknown := freeOrder(m)
-	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return sys
-}
+func benchSystem(b testing.TB, n int) system { return meshSystem(b, benchMesh(n)) }
 
 // BenchmarkAMGSetup times building the hierarchy alone.
 func BenchmarkAMGSetup(b *testing.B) {

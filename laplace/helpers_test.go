@@ -3,6 +3,7 @@ package laplace
 import (
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetgrid"
@@ -93,4 +94,16 @@ func jitteredCube(n int, jitter float64, seed uint64) *tetmesh.Mesh {
 	}
 	tetgrid.Jitter(m, jitter/float64(n), seed)
 	return m
+}
+
+// meshSystem assembles the system of m's free vertices in the solver's
+// order.
+func meshSystem(tb testing.TB, m *tetmesh.Mesh) system {
+	tb.Helper()
+	order, unknown := freeOrder(m)
+	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sys
 }

@@ -350,12 +350,7 @@ func testSweeps(t *testing.T, omega float64) {
 // product with A, on a mesh whose hierarchy has several levels, and its
 // update of x against x + αp.
 func TestUpdateDirectionsIsAProduct(t *testing.T) {
-	m := jitteredCube(24, 0.4, 3)
-	order, unknown := freeOrder(m)
-	sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := meshSystem(t, jitteredCube(24, 0.4, 3))
 	h, err := newAMG(&sys.a)
 	if err != nil {
 		t.Fatal(err)
@@ -410,12 +405,7 @@ func TestFusedStepIsPlainStep(t *testing.T) {
 		{"one level", 5, func(l int) bool { return l == 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := jitteredCube(tc.k, 0.4, 3)
-			order, unknown := freeOrder(m)
-			sys, err := assemble(m.Positions, m.Tets, m.Tags, order, unknown)
-			if err != nil {
-				t.Fatal(err)
-			}
+			sys := meshSystem(t, jitteredCube(tc.k, 0.4, 3))
 			h, err := newAMG(&sys.a)
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
 // Mesh optimization after refinement: tets whose smallest dihedral angle
@@ -298,18 +299,31 @@ func (ms *mesher) smooth(v int32) bool {
 		worst = wi
 		return w
 	}
+	// The smallest sine may be an obtuse angle's, so raising it can lower
+	// the star's smallest angle: a move may not take that below where it
+	// was, or below the target.
+	smallest := func() float64 {
+		w := math.Pi
+		for _, t := range star {
+			q := m.tet(t)
+			d := tetmesh.Dihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+			w = min(w, slices.Min(d[:]))
+		}
+		return w
+	}
 	orig := m.pos(v)
 	best, bestQ := orig, eval(-1)
 	if bestQ < 0 {
 		return false
 	}
+	guard := min(smallest(), optTarget)
 	try := func(p geom.Vec) bool {
 		p = ms.constrain(v, p)
 		if p == best {
 			return false
 		}
 		m.setPos(v, p)
-		if q := eval(bestQ); q > bestQ {
+		if q := eval(bestQ); q > bestQ && smallest() >= guard {
 			best, bestQ = p, q
 			return true
 		}

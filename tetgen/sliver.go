@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
 // Sliver insertion after optimization: a tet whose smallest dihedral
@@ -69,6 +70,15 @@ func (ms *mesher) splitSlivers() int {
 		}
 		return slices.Compare(a.key[:], b.key[:])
 	})
+	// A tet's smallest sine may come from an obtuse angle, so a floor of
+	// sines alone could let an insertion make an acute angle below the
+	// mesh's smallest: insertInFront's new tets keep above both.
+	acute := math.Pi / 2 // the mesh's smallest dihedral angle
+	for _, b := range bad {
+		q := m.tet(b.t)
+		d := tetmesh.Dihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+		acute = min(acute, slices.Min(d[:]))
+	}
 	limit := int(maxSliverSplits*float64(m.numTets())) + 1
 	inserted := 0
 	for _, b := range bad {
@@ -79,24 +89,65 @@ func (ms *mesher) splitSlivers() int {
 		if !m.alive(b.t) || sortedTet(m.tet(b.t)) != b.key {
 			continue
 		}
-		if ms.insertCircumcentre(b.t) {
+		if ms.insertCircumcentre(b.t, acute) {
 			inserted++
 			continue
 		}
+		mended := false
 		for _, v := range b.key {
 			if ms.kind[v] == vVolume && ms.relocate(v, 1.1*b.sine) {
-				inserted++
+				mended = true
 				break
 			}
+		}
+		if mended || ms.insertInFront(b.t, max(1.1*b.sine, math.Sin(acute))) {
+			inserted++
 		}
 	}
 	return inserted
 }
 
+// frontHeights are the heights, relative to a face's mean edge length,
+// at which insertInFront tries a point in front of it: an equilateral
+// tet's is 0.82.
+var frontHeights = [...]float64{0.8, 0.5, 0.3}
+
+// insertInFront inserts a point in front of a face of tet t, on the
+// inward normal through the face's centroid, by forced insertion over a
+// cavity that holds t, when every new tet's smallest dihedral sine
+// exceeds floor; it reports whether it did. It mends what neither the
+// circumcentre nor smoothing reaches: caps and crease slivers against
+// the surface, whose circumcentres lie outside the body and whose free
+// vertex sits near a wall, held there by the rest of its star. The
+// point must be reachable from t without crossing a subface.
+func (ms *mesher) insertInFront(t int32, floor float64) bool {
+	m := ms.m
+	for _, h := range frontHeights {
+		for k := int32(0); k < 4; k++ {
+			f := m.faceVerts(4*t + k)
+			a, b, c := m.pos(f[0]), m.pos(f[1]), m.pos(f[2])
+			n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a)) // out of t
+			l := (math.Sqrt(geom.Dist2(a, b)) + math.Sqrt(geom.Dist2(b, c)) + math.Sqrt(geom.Dist2(c, a))) / 3
+			centroid := geom.Scale(1.0/3, geom.Add(geom.Add(a, b), c))
+			p := geom.Sub(centroid, geom.Scale(h*l/geom.Norm(n), n))
+			v := ms.addVertex(p, vVolume, -1, onNone)
+			if _, blocked := m.locate(v, t); blocked >= 0 || ms.insertForced(v, t, []int32{t}, true, floor) != inserted {
+				ms.popVertex()
+				continue
+			}
+			ms.tagSteiner(v)
+			ms.rep.SteinerVolume++
+			return true
+		}
+	}
+	return false
+}
+
 // insertCircumcentre inserts the circumcentre of tet t when it lies
 // inside the body, encroaches no subface and keeps centreGap from the
-// cavity's vertices; it reports whether it did.
-func (ms *mesher) insertCircumcentre(t int32) bool {
+// cavity's vertices, and makes no dihedral angle below floor (radians);
+// it reports whether it did.
+func (ms *mesher) insertCircumcentre(t int32, floor float64) bool {
 	m := ms.m
 	cc, r2 := m.tetCircumcentre(t)
 	v := ms.addVertex(cc, vVolume, -1, onNone)
@@ -110,7 +161,7 @@ func (ms *mesher) insertCircumcentre(t int32) bool {
 	for _, n := range m.outer {
 		ok = ok && !(n < noTet && ms.encroaches(cc, refSubface(n)))
 	}
-	if !ok || !m.starShape(v, t0) || m.cavityVertexNear(cc, centreGap*centreGap*r2) {
+	if !ok || !m.starShape(v, t0) || m.cavityVertexNear(cc, centreGap*centreGap*r2) || ms.coneBelow(v, floor) {
 		m.clearMarks()
 		ms.popVertex()
 		return false
@@ -140,4 +191,19 @@ func (ms *mesher) relocate(v int32, floor float64) bool {
 	}
 	ms.tagSteiner(nv)
 	return true
+}
+
+// coneBelow reports whether a tet joining v to a face of the cavity
+// boundary m.bnd has a dihedral angle below floor (radians).
+func (ms *mesher) coneBelow(v int32, floor float64) bool {
+	m := ms.m
+	p := m.pos(v)
+	for _, f := range m.bnd {
+		q := m.faceVerts(f)
+		d := tetmesh.Dihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), p)
+		if slices.Min(d[:]) < floor {
+			return true
+		}
+	}
+	return false
 }

@@ -20,8 +20,12 @@ import (
 // this when the vertex is trapped in a flat region against a subface. A circumcentre that lies
 // outside the body, encroaches a subface (it would sit too close to the
 // surface and make new flat tets there) or falls near a vertex of its
-// cavity is skipped. The new vertex is inside the body, so every new edge
-// and face has a free vertex: no zero-pressure simplex appears.
+// cavity is skipped, as is one that would make an angle below the mesh's
+// smallest. Failing both, a point goes in front of a face of the tet
+// opposite an interior vertex (insertInFront): at creases and walls the
+// circumcentre lies outside the body. The new vertex is inside the body,
+// so every new edge and face has a free vertex: no zero-pressure simplex
+// appears.
 
 // sliverRounds bounds the rounds of sliver insertion, each followed by
 // an optimization pass.
@@ -112,7 +116,8 @@ func (ms *mesher) splitSlivers() int {
 // tet's is 0.82.
 var frontHeights = [...]float64{0.8, 0.5, 0.3}
 
-// insertInFront inserts a point in front of a face of tet t, on the
+// insertInFront inserts a point in front of a face of tet t opposite an
+// interior vertex (a wall's or a crease's face of a cap), on the
 // inward normal through the face's centroid, by forced insertion over a
 // cavity that holds t, when every new tet's smallest dihedral sine
 // exceeds floor; it reports whether it did. It mends what neither the

@@ -129,9 +129,6 @@ func (ms *mesher) insertInFront(t int32, floor float64) bool {
 	m := ms.m
 	for _, h := range frontHeights {
 		for k := int32(0); k < 4; k++ {
-			if ms.kind[m.tet(t)[k]] != vVolume {
-				continue // the face is not opposite an interior vertex
-			}
 			f := m.faceVerts(4*t + k)
 			a, b, c := m.pos(f[0]), m.pos(f[1]), m.pos(f[2])
 			n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a)) // out of t

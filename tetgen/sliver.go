@@ -23,9 +23,8 @@ import (
 // cavity is skipped, as is one that would make an angle below the mesh's
 // smallest. Failing both, a point goes in front of one of the tet's faces
 // (insertInFront): at creases and walls the circumcentre lies outside the
-// body. The new vertex is inside the body,
-// so every new edge and face has a free vertex: no zero-pressure simplex
-// appears.
+// body. The new vertex is inside the body, so every new edge and face has
+// a free vertex: no zero-pressure simplex appears.
 
 // sliverRounds bounds the rounds of sliver insertion, each followed by
 // an optimization pass.
@@ -118,9 +117,8 @@ var frontHeights = [...]float64{0.8, 0.5, 0.3}
 
 // insertInFront inserts a point in front of a face of tet t (a wall's
 // or a crease's face of a cap, say), on the inward normal through the
-// face's centroid, by forced insertion over a
-// cavity that holds t, when every new tet's smallest dihedral sine
-// exceeds floor; it reports whether it did. It mends what neither the
+// face's centroid, by forced insertion over a cavity that holds t, when
+// every new tet's smallest dihedral sine exceeds floor; it reports whether it did. It mends what neither the
 // circumcentre nor smoothing reaches: caps and crease slivers against
 // the surface, whose circumcentres lie outside the body and whose free
 // vertex sits near a wall, held there by the rest of its star. The

@@ -86,6 +86,13 @@ type Report struct {
 	// then exceed Quality.
 	QualityCapped bool `json:"quality_capped"`
 
+	// SharpestCrease is the smallest angle, in degrees, between two
+	// input triangles sharing an edge, inside the body (and on either
+	// side of the core surface's edges, when there is one). The tets at
+	// such an edge divide it between them, so Quality.MinDihedral cannot
+	// exceed it: a smaller minimum is the input's, not the mesher's.
+	SharpestCrease float64 `json:"sharpest_crease_deg"`
+
 	InputVolume float64 `json:"input_volume"` // enclosed by the input surface, m³
 	Volume      float64 `json:"volume"`       // of the tets, m³
 
@@ -270,6 +277,10 @@ func newMesher(s *format.Surface, opt Options, conforming bool) (*mesher, []mesh
 	ms := &mesher{opt: opt, conforming: conforming, rep: &Report{InputVertices: s.NumVertices(), InputTriangles: s.NumTriangles()}}
 	ms.rep.ConformingRecovery = conforming
 	ms.rep.InputVolume = enclosedVolume(s)
+	ms.rep.SharpestCrease = sharpestCrease(s, false)
+	if opt.CoreSurface != nil {
+		ms.rep.SharpestCrease = min(ms.rep.SharpestCrease, sharpestCrease(opt.CoreSurface, true))
+	}
 	return ms, []meshStage{
 		{"delaunay", func() error { return ms.initialize(s) }},
 		{"boundary recovery", ms.recoverSurface},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/shapes"
 	"math"
@@ -334,5 +335,33 @@ func TestMergeCoplanarFlag(t *testing.T) {
 		if v := ins.Mesh.Volume; math.Abs(v-want) > 1e-9*want {
 			t.Errorf("%s: mesh volume %.12g, the surface encloses %.12g", c.out, v, want)
 		}
+	}
+}
+
+// TestInspectCrease: inspect prints the sharpest crease of the 30° wedge
+// fixture's build — at most the wedge's 30° (the core surface may add
+// sharper ones) and at least the mesh's smallest dihedral angle, which
+// the tets at that crease bound.
+func TestInspectCrease(t *testing.T) {
+	dir := workdir(t)
+	mustRun(t, dir, "build", "fixtures/wedge_be.ply", "-E", "1MPa", "-o", "w.pfm", "--quiet")
+	var ins Inspection
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", "w.pfm", "--json")), &ins); err != nil {
+		t.Fatal(err)
+	}
+	var br struct {
+		ExactMesh struct {
+			SharpestCrease float64 `json:"sharpest_crease_deg"`
+		} `json:"exact_mesh"`
+	}
+	if err := json.Unmarshal(ins.Build, &br); err != nil {
+		t.Fatal(err)
+	}
+	c := br.ExactMesh.SharpestCrease
+	if c > 30+1e-9 || c < ins.Mesh.Quality.MinDihedral {
+		t.Errorf("sharpest crease %g°: not within [%g°, 30°]", c, ins.Mesh.Quality.MinDihedral)
+	}
+	if text, want := mustRun(t, dir, "inspect", "w.pfm"), fmt.Sprintf("(sharpest crease %.1f°)", c); !strings.Contains(text, want) {
+		t.Errorf("inspect's text lacks %q:\n%s", want, text)
 	}
 }

@@ -204,7 +204,11 @@ func (ins *Inspection) writeText(w io.Writer) {
 	}
 	fmt.Fprintf(w, ", dissipation %g s/m, friction %g\n", mat.Dissipation, mat.Friction)
 	var br struct {
-		Mesher string `json:"mesher"`
+		Mesher    string `json:"mesher"`
+		ExactMesh *struct {
+			SharpestCrease float64 `json:"sharpest_crease_deg"`
+			QualityCapped  bool    `json:"quality_capped"`
+		} `json:"exact_mesh"`
 		Solver struct {
 			Iterations   int     `json:"iterations"`
 			Residual     float64 `json:"residual"`
@@ -218,7 +222,16 @@ func (ins *Inspection) writeText(w io.Writer) {
 	}
 	if len(ins.Build) > 0 && json.Unmarshal(ins.Build, &br) == nil {
 		sv := br.Solver
-		fmt.Fprintf(w, "build     %s mesher; solver", br.Mesher)
+		fmt.Fprintf(w, "build     %s mesher", br.Mesher)
+		// Files written before the crease was reported read 0 here.
+		if em := br.ExactMesh; em != nil && em.SharpestCrease > 0 {
+			fmt.Fprintf(w, " (sharpest crease %.1f°", em.SharpestCrease)
+			if em.QualityCapped {
+				fmt.Fprint(w, "; refinement capped")
+			}
+			fmt.Fprint(w, ")")
+		}
+		fmt.Fprint(w, "; solver")
 		if sv.Scheme != "" {
 			fmt.Fprintf(w, " (%s scheme)", sv.Scheme)
 		}

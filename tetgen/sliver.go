@@ -137,7 +137,10 @@ func (ms *mesher) insertInFront(t int32, floor float64) bool {
 			centroid := geom.Scale(1.0/3, geom.Add(geom.Add(a, b), c))
 			p := geom.Sub(centroid, geom.Scale(h*l/geom.Norm(n), n))
 			v := ms.addVertex(p, vVolume, -1, onNone)
-			if _, blocked := m.locate(v, t); blocked >= 0 || ms.insertForced(v, t, []int32{t}, true, floor) != inserted {
+			// insertForced starts from the tet found here: a second walk
+			// from t may meet a subface (the walk is randomized), and its
+			// fallback scans every tet.
+			if t0, blocked := m.locate(v, t); blocked >= 0 || ms.insertForced(v, t0, []int32{t}, true, floor) != inserted {
 				ms.popVertex()
 				continue
 			}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pfmesh/pfmesh/format"
-	"github.com/pfmesh/pfmesh/internal/shapes"
 	"math"
 	"os"
 	"os/exec"
@@ -15,6 +13,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/shapes"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
 // The end-to-end tests run the built binary, as a user would, in a scratch
@@ -363,5 +366,42 @@ func TestInspectCrease(t *testing.T) {
 	}
 	if text, want := mustRun(t, dir, "inspect", "w.pfm"), fmt.Sprintf("(sharpest crease %.1f°)", c); !strings.Contains(text, want) {
 		t.Errorf("inspect's text lacks %q:\n%s", want, text)
+	}
+}
+
+// TestInspectOffCore: inspect's quality of the tets off the core (those
+// with a vertex not tagged Core) is the brute-force minimum and maximum
+// dihedral angle over exactly those tets of the file.
+func TestInspectOffCore(t *testing.T) {
+	dir := workdir(t)
+	mustRun(t, dir, "build", "fixtures/icosphere.obj", "-E", "1MPa", "-o", "ico.pfm", "--quiet")
+	var ins Inspection
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", "ico.pfm", "--json")), &ins); err != nil {
+		t.Fatal(err)
+	}
+	p, err := format.ReadPFM(filepath.Join(dir, "ico.pfm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi, inside := 180.0, 0.0, 0
+	for i := 0; i < p.NumTets(); i++ {
+		q := p.Tets[4*i : 4*i+4]
+		if p.Tags[q[0]] == tetmesh.Core && p.Tags[q[1]] == tetmesh.Core && p.Tags[q[2]] == tetmesh.Core && p.Tags[q[3]] == tetmesh.Core {
+			inside++
+			continue
+		}
+		for _, a := range tetmesh.Dihedral(geom.At(p.Positions, q[0]), geom.At(p.Positions, q[1]), geom.At(p.Positions, q[2]), geom.At(p.Positions, q[3])) {
+			lo, hi = min(lo, a*180/math.Pi), max(hi, a*180/math.Pi)
+		}
+	}
+	oc := ins.Mesh.OffCore
+	if inside == 0 || oc == nil {
+		t.Fatalf("%d tets inside the core, off-core quality %v: the fixture's default build has a core", inside, oc)
+	}
+	if math.Abs(oc.MinDihedral-lo) > 1e-9 || math.Abs(oc.MaxDihedral-hi) > 1e-9 {
+		t.Errorf("off-core dihedral angles %g … %g°, brute force %g … %g°", oc.MinDihedral, oc.MaxDihedral, lo, hi)
+	}
+	if text := mustRun(t, dir, "inspect", "ico.pfm"); !strings.Contains(text, fmt.Sprintf("(%.1f° … %.1f° without the tets inside the core", lo, hi)) {
+		t.Errorf("inspect's text lacks the off-core angles %.1f° … %.1f°:\n%s", lo, hi, text)
 	}
 }

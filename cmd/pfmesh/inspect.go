@@ -82,6 +82,9 @@ type MeshStats struct {
 	Volume            float64         `json:"volume_m3"`
 	BBox              [6]float64      `json:"bbox"`
 	Quality           tetmesh.Quality `json:"quality"`
+	// OffCore is the quality of the tets with a vertex off the core, when
+	// there is one: ε ≡ 1 on the others, so they carry no field.
+	OffCore *tetmesh.Quality `json:"quality_off_core,omitempty"`
 }
 
 // Material is the header's contact parameters.
@@ -143,6 +146,10 @@ func inspect(path string, info *format.PFMInfo, p *format.PFM) (*Inspection, err
 		Vertices: p.NumVertices(), Tets: p.NumTets(), BoundaryTriangles: p.NumBoundary(),
 		Volume: m.Volume(), BBox: p.BBox, Quality: tetmesh.MeasureQuality(m),
 	}
+	if off := offCoreTets(p.Tets, p.Tags); len(off) < len(p.Tets) {
+		q := tetmesh.MeasureQuality(&tetmesh.Mesh{Positions: p.Positions, Tets: off})
+		ins.Mesh.OffCore = &q
+	}
 	var err error
 	if ins.Field, err = laplace.Measure(p.Positions, p.Tets, p.Tags, p.Epsilon, p.Gradient, 10); err != nil {
 		return nil, err
@@ -152,6 +159,18 @@ func inspect(path string, info *format.PFMInfo, p *format.PFM) (*Inspection, err
 		ins.Material.Mapping, ins.Material.PressureCap = "log", p.PressureCap
 	}
 	return ins, nil
+}
+
+// offCoreTets returns the tets that have a vertex not tagged Core.
+func offCoreTets(tets []int32, tags []tetmesh.Tag) []int32 {
+	var off []int32
+	for t := 0; t < len(tets); t += 4 {
+		q := tets[t : t+4]
+		if tags[q[0]] != tetmesh.Core || tags[q[1]] != tetmesh.Core || tags[q[2]] != tetmesh.Core || tags[q[3]] != tetmesh.Core {
+			off = append(off, q...)
+		}
+	}
+	return off
 }
 
 func (ins *Inspection) writeText(w io.Writer) {
@@ -176,7 +195,11 @@ func (ins *Inspection) writeText(w io.Writer) {
 	fmt.Fprintf(w, "          volume %.4g m³, bbox (%.4g, %.4g, %.4g) … (%.4g, %.4g, %.4g) m\n",
 		m.Volume, m.BBox[0], m.BBox[1], m.BBox[2], m.BBox[3], m.BBox[4], m.BBox[5])
 	q := m.Quality
-	fmt.Fprintf(w, "quality   dihedral angles %.1f° … %.1f°, radius-edge ratio ≤ %.3g\n", q.MinDihedral, q.MaxDihedral, q.MaxRadiusEdge)
+	fmt.Fprintf(w, "quality   dihedral angles %.1f° … %.1f°", q.MinDihedral, q.MaxDihedral)
+	if oc := m.OffCore; oc != nil {
+		fmt.Fprintf(w, " (%.1f° … %.1f° without the tets inside the core, where ε ≡ 1)", oc.MinDihedral, oc.MaxDihedral)
+	}
+	fmt.Fprintf(w, ", radius-edge ratio ≤ %.3g\n", q.MaxRadiusEdge)
 	var dh []string
 	for i, n := range q.DihedralHist {
 		dh = append(dh, fmt.Sprintf("%d–%d°: %d", 10*i, 10*i+10, n))

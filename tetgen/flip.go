@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
 // Topological flips: the 2-3 flip (a face between two tets becomes an
@@ -18,8 +19,10 @@ import (
 // replaceTets replaces the tets old by the tets newq, which must fill the
 // same region with the same boundary faces: faces shared by two new tets
 // are linked together, the others to whatever was across the same face
-// of an old tet.
-func (m *tri) replaceTets(old []int32, newq [][4]int32) {
+// of an old tet. It returns the new tets' slots, in the order of newq: a
+// new face that no old tet had (a flipped subface's) is the caller's to
+// link.
+func (m *tri) replaceTets(old []int32, newq [][4]int32) []int32 {
 	m.flipped = true
 	m.version++
 	type key [3]int32
@@ -88,6 +91,7 @@ func (m *tri) replaceTets(old []int32, newq [][4]int32) {
 			}
 		}
 	}
+	return ids
 }
 
 // isInnerFace reports whether neighbour slot o points into one of the old
@@ -214,15 +218,31 @@ func (m *tri) removeEdge(x, y, t int32, accept func(tris [][3]int32) bool, score
 // it skips are charged too, so the result and the work counted are those
 // of scoring all.
 func (m *tri) removeRing(x, y int32, tets, link []int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, floor float64) bool {
-	n := len(link)
-	if n < 3 || n > maxRemovalRing {
+	var buf ringBuf
+	best := m.bestRing(&buf, x, y, link, accept, score, floor)
+	if best == nil {
 		return false
 	}
-	var buf [2][2 * (maxRemovalRing - 2)][4]int32 // the best's and the current's new tets
+	m.replaceTets(tets, best)
+	return true
+}
+
+// ringBuf holds the new tets of two triangulations of a link polygon.
+type ringBuf [2][2 * (maxRemovalRing - 2)][4]int32
+
+// bestRing returns (in buf) the new tets of removeRing's choice for edge
+// x–y and its link polygon, or nil when none is valid or scores above
+// floor.
+func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, floor float64) [][4]int32 {
+	n := len(link)
+	if n < 3 || n > maxRemovalRing {
+		return nil
+	}
 	cur := 0
 	var best [][4]int32
 	bestScore := 0.0
-	tris := make([][3]int32, n-2)
+	var tbuf [maxRemovalRing - 2][3]int32
+	tris := tbuf[:n-2]
 	for _, tr := range polygonTriangulations[n] {
 		for i, c := range tr {
 			tris[i] = [3]int32{link[c[0]], link[c[1]], link[c[2]]}
@@ -263,8 +283,200 @@ func (m *tri) removeRing(x, y int32, tets, link []int32, accept func(tris [][3]i
 		}
 	}
 	if best == nil || !(bestScore > floor) {
+		return nil
+	}
+	return best
+}
+
+// Removal of a surface edge: an edge x–y between two subfaces of the same
+// facet (input triangle, or planar group with MergeCoplanar) of the outer
+// surface that is not on an input edge may go like an interior edge, the tets of
+// its fan (from one subface to the other) replaced by the tets over a
+// triangulation of the fan's link polygon l₀…lₙ₋₁ joined to x and to y.
+// The two subfaces become (x, lₙ₋₁, l₀) and (y, l₀, lₙ₋₁): the same quad
+// of the facet cut along its other diagonal, so every input triangle stays
+// the union of its subfaces. With a fan of two tets this is the 2-2 flip.
+// Every new tet is positive by the exact predicate, which also makes the
+// quad convex; as ever, no new edge or interior face may join only
+// boundary vertices.
+
+// surfaceFan returns the tets around edge x–y of tet t when the edge has
+// a subface on each side, the link vertices ordered so that (x, y,
+// link[i], link[i+1]) are the tets' vertices in positive order, and the
+// subfaces holding (x, y, link[0]) and (x, y, link[n−1]).
+func (ms *mesher) surfaceFan(x, y, t int32) (tets, link []int32, f0, f1 int32, ok bool) {
+	m := ms.m
+	// sides returns t's vertices other than x and y, in positive order
+	// with them.
+	sides := func(t int32) (p, r int32, ok bool) {
+		p, r = -1, -1
+		for _, v := range m.tet(t) {
+			switch {
+			case v == ghost:
+				return 0, 0, false
+			case v == x || v == y:
+			case p < 0:
+				p = v
+			default:
+				r = v
+			}
+		}
+		if geom.Orient3DAt(m.xyz, x, y, p, r) < 0 {
+			p, r = r, p
+		}
+		return p, r, true
+	}
+	// Back up across the faces (x, y, p) to the first subface.
+	start := t
+	for i := 0; ; i++ {
+		_, r, ok := sides(start)
+		if !ok || i > maxRemovalRing {
+			return nil, nil, 0, 0, false
+		}
+		n := m.c[start<<3|4|int32(slices.Index(m.tet(start), r))]
+		if n < noTet {
+			f0 = refSubface(n)
+			break
+		}
+		if n < 0 || n>>2 == t {
+			return nil, nil, 0, 0, false
+		}
+		start = n >> 2
+	}
+	for t = start; ; {
+		p, r, ok := sides(t)
+		if !ok || len(tets) >= maxRemovalRing {
+			return nil, nil, 0, 0, false
+		}
+		tets = append(tets, t)
+		link = append(link, p)
+		n := m.c[t<<3|4|int32(slices.Index(m.tet(t), p))]
+		if n < noTet {
+			return tets, append(link, r), f0, refSubface(n), true
+		}
+		if n < 0 {
+			return nil, nil, 0, 0, false
+		}
+		t = n >> 2
+	}
+}
+
+// removeSurfaceEdge removes surface edge x–y of tet t as the comment above
+// says when that raises the worst score of the tets it changes by 5%; it
+// reports whether it did.
+func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float64) bool {
+	m, s := ms.m, &ms.s
+	tets, link, f0, f1, ok := ms.surfaceFan(x, y, t)
+	if !ok || f0 == f1 || len(link) < 3 || len(link) > maxRemovalRing ||
+		s.side[2*f0+1] != noTet || s.side[2*f1+1] != noTet {
 		return false
 	}
-	m.replaceTets(tets, best)
+	// With MergeCoplanar a subface's facet is its planar group.
+	if s.facet[f0] != s.facet[f1] || ms.facets[s.facet[f0]].core {
+		return false
+	}
+	// The quad's outer half-edges: directed edge, neighbour and whether
+	// it is a subsegment.
+	type halfEdge struct {
+		from, to, adj int32
+		seg           bool
+	}
+	var outer [4]halfEdge
+	no := 0
+	for _, f := range [2]int32{f0, f1} {
+		for e := int32(0); e < 3; e++ {
+			a, b := s.edge(f, e)
+			if a == x && b == y || a == y && b == x {
+				if s.isSeg(f, e) {
+					return false
+				}
+				continue
+			}
+			if no == 4 {
+				return false
+			}
+			outer[no] = halfEdge{a, b, s.adj[3*f+e], s.isSeg(f, e)}
+			no++
+		}
+	}
+	if no != 4 {
+		return false
+	}
+	// As in smoothing, a better smallest sine may come with a smaller
+	// acute angle: the flip may not take that below where it was, or
+	// below the target.
+	before, acute := 1.0, math.Pi/2
+	for _, u := range tets {
+		before = min(before, m.tetMinSine(u))
+		acute = min(acute, m.smallestDihedral(m.tet(u)))
+	}
+	accept := func(tris [][3]int32) bool { return !ms.makesVoid(tris, link) }
+	var buf ringBuf
+	best := m.bestRing(&buf, x, y, link, accept, score, 1.05*before)
+	if best == nil {
+		return false
+	}
+	acute = min(acute, optTarget)
+	for _, q := range best {
+		if m.smallestDihedral(q[:]) < acute {
+			return false
+		}
+	}
+	ids := m.replaceTets(tets, best)
+	// Give the two new faces on the surface the subfaces' records.
+	l0, ln := link[0], link[len(link)-1]
+	for _, id := range ids {
+		q := m.tet(id)
+		if !slices.Contains(q[:], l0) || !slices.Contains(q[:], ln) {
+			continue
+		}
+		for k := int32(0); k < 4; k++ {
+			apex := q[k]
+			if apex == x || apex == y || apex == l0 || apex == ln {
+				continue
+			}
+			// The face opposite the polygon vertex: (x or y, l0, ln).
+			face := 4*id + k
+			fv := m.faceVerts(face)
+			g := f0
+			if slices.Contains(fv[:], y) {
+				g = f1
+			}
+			var segs uint8
+			for e := range uint(3) {
+				a, b := fv[e], fv[(e+1)%3]
+				for _, h := range outer {
+					if h.from == a && h.to == b {
+						segs |= bit(h.seg, e)
+						if h.adj >= 0 {
+							s.relink(h.adj, g, int32(e))
+						} else {
+							s.adj[3*g+int32(e)] = h.adj
+						}
+					}
+				}
+			}
+			s.set(g, fv[0], fv[1], fv[2], segs)
+			m.c[ni(face)] = subfaceRef(g)
+			ms.moveSubfaceSide(g, face)
+		}
+	}
+	// Link the new diagonal l0–ln of the two subfaces.
+	diag := func(g int32) int32 {
+		for e := int32(0); e < 3; e++ {
+			if a, b := s.edge(g, e); (a == l0 || a == ln) && (b == l0 || b == ln) {
+				return e
+			}
+		}
+		return -1
+	}
+	s.link(f0, diag(f0), f1, diag(f1))
 	return true
+}
+
+// smallestDihedral returns the smallest dihedral angle (radians) of the
+// tet with vertices q.
+func (m *tri) smallestDihedral(q []int32) float64 {
+	d := tetmesh.Dihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+	return slices.Min(d[:])
 }

@@ -3,9 +3,11 @@ package tetgen
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/shapes"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -78,4 +80,97 @@ func TestShapeOf(t *testing.T) {
 			t.Fatalf("tet %d: volume %g, want %g", i, s.vol6/6, v)
 		}
 	}
+}
+
+// Removing surface edges on the torus before optimization: each removal
+// cuts the quad of its two subfaces along the other diagonal (same four
+// corners, same area, same facet), raises the worst tet of the fan by
+// 5%, keeps the subfaces' records consistent (neighbours both ways, each
+// subface's inner tet face carrying it), and the mesh stays valid with
+// every input triangle the union of its subfaces (checkMesh).
+func TestRemoveSurfaceEdge(t *testing.T) {
+	s := shapes.Torus(2, 0.5, 24, 12)
+	ms := torusBeforeSlivers(t, "optimize")
+	m, sf := ms.m, &ms.s
+	score := func(q [4]int32) float64 { return minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])) }
+	area := func(f int32) float64 {
+		a, b, c := m.pos(sf.sv[3*f]), m.pos(sf.sv[3*f+1]), m.pos(sf.sv[3*f+2])
+		return geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a))) / 2
+	}
+	corners := func(f0, f1 int32) []int32 {
+		v := slices.Concat(sf.sv[3*f0:3*f0+3], sf.sv[3*f1:3*f1+3])
+		slices.Sort(v)
+		return slices.Compact(v)
+	}
+	removed := 0
+	for _, b := range m.scanBad(math.Sin(optTarget)) {
+		q := m.tet(b.t)
+		for _, e := range tetEdges {
+			x, y := q[e[0]], q[e[1]]
+			if !m.alive(b.t) || !ms.isBoundaryVertex(x) || !ms.isBoundaryVertex(y) {
+				continue
+			}
+			tets, link, f0, f1, ok := ms.surfaceFan(x, y, b.t)
+			if !ok {
+				continue
+			}
+			before := 1.0
+			for _, u := range tets {
+				before = min(before, m.tetMinSine(u))
+			}
+			a0, c0, facet := area(f0)+area(f1), corners(f0, f1), sf.facet[f0]
+			if !ms.removeSurfaceEdge(x, y, b.t, score) {
+				continue
+			}
+			removed++
+			if a1 := area(f0) + area(f1); math.Abs(a1-a0) > 1e-12*a0 {
+				t.Errorf("subfaces %d, %d: area %.17g, was %.17g", f0, f1, a1, a0)
+			}
+			if c1 := corners(f0, f1); !slices.Equal(c1, c0) || sf.facet[f0] != facet || sf.facet[f1] != facet {
+				t.Errorf("subfaces %d, %d: corners %v in facets %d, %d, were %v in %d", f0, f1, c1, sf.facet[f0], sf.facet[f1], c0, facet)
+			}
+			for _, f := range [2]int32{f0, f1} {
+				if slices.Contains(sf.sv[3*f:3*f+3], x) && slices.Contains(sf.sv[3*f:3*f+3], y) {
+					t.Errorf("subface %d still has the edge %d–%d", f, x, y)
+				}
+			}
+			// The new tets: those around x and y on the fan's vertices.
+			region := append([]int32{x, y}, link...)
+			after, n := 1.0, 0
+			for _, u := range slices.Concat(m.star(x, nil), m.star(y, nil)) {
+				if uq := m.tet(u); !slices.ContainsFunc(uq, func(v int32) bool { return !slices.Contains(region, v) }) {
+					after = min(after, m.tetMinSine(u))
+					n++
+				}
+			}
+			if n == 0 || !(after > 1.05*before) {
+				t.Errorf("edge %d–%d: worst sine of the %d new tets %.4g, the fan's was %.4g", x, y, n, after, before)
+			}
+			break
+		}
+	}
+	if removed == 0 {
+		t.Fatal("no surface edge removed: the test no longer covers its case")
+	}
+	for f := int32(0); f < sf.num(); f++ {
+		for e := int32(0); e < 3; e++ {
+			h := sf.adj[3*f+e]
+			if h < 0 {
+				continue
+			}
+			a, b := sf.edge(f, e)
+			c, d := sf.edge(h/3, h%3)
+			if sf.adj[h] != 3*f+e || a != d || b != c {
+				t.Fatalf("subface %d edge %d (%d→%d) and its neighbour %d (%d→%d) disagree", f, e, a, b, h, c, d)
+			}
+		}
+		if face := sf.side[2*f]; face >= 0 {
+			fv := m.faceVerts(face)
+			if !sameOrientation(fv, [3]int32{sf.sv[3*f], sf.sv[3*f+1], sf.sv[3*f+2]}) || m.c[ni(face)] != subfaceRef(f) {
+				t.Fatalf("subface %d: its inner tet face %v does not carry it", f, fv)
+			}
+		}
+	}
+	t.Logf("%d surface edges removed", removed)
+	checkMesh(t, s, ms.output())
 }

@@ -30,8 +30,8 @@ import (
 // an optimization pass.
 const sliverRounds = 4
 
-// removeSlivers alternates sliver insertion and optimization until a
-// round inserts nothing.
+// removeSlivers alternates sliver insertion and optimization (with
+// surface edge removal) until a round inserts nothing.
 func (ms *mesher) removeSlivers() error {
 	if ms.opt.Coarse {
 		return nil
@@ -41,7 +41,7 @@ func (ms *mesher) removeSlivers() error {
 		if ms.splitSlivers() == 0 {
 			return nil
 		}
-		if err := ms.optimize(); err != nil {
+		if err := ms.improve(true); err != nil {
 			return err
 		}
 	}
@@ -78,9 +78,7 @@ func (ms *mesher) splitSlivers() int {
 	// mesh's smallest: insertInFront's new tets keep above both.
 	acute := math.Pi / 2 // the mesh's smallest dihedral angle
 	for _, b := range bad {
-		q := m.tet(b.t)
-		d := tetmesh.Dihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
-		acute = min(acute, slices.Min(d[:]))
+		acute = min(acute, m.smallestDihedral(m.tet(b.t)))
 	}
 	limit := int(maxSliverSplits*float64(m.numTets())) + 1
 	inserted := 0

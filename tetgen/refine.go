@@ -8,29 +8,44 @@ import (
 )
 
 // Delaunay refinement (Shewchuk 1998, "Tetrahedral mesh generation by
-// Delaunay refinement"), with three queues in priority order:
-//   - a subsegment whose diametral sphere holds a vertex is split (at a
-//     power-of-two shell from an input end, or its middle);
-//   - a subface whose diametral sphere holds a vertex is split at its
-//     circumcentre, unless that point would encroach a subsegment, which
-//     is split instead;
-//   - a tet whose radius-edge ratio exceeds the bound, or that is too big
-//     for MaxVolume, EdgeLength or Sizing, gets a vertex at its
-//     circumcentre, unless that point lies outside the body or in the
-//     diametral sphere of a subface, which is then split instead.
-// Every vertex insertion queues the subfaces around it for the
-// encroachment test and its new tets for the quality test.
+// Delaunay refinement"): a tet whose radius-edge ratio exceeds the bound,
+// or that is too big for MaxVolume, EdgeLength or Sizing, gets a vertex
+// at its circumcentre, unless that point lies outside the body or in the
+// diametral sphere of a subface, which is then split at its circumcentre
+// — or, if that point encroaches a subsegment, the subsegment is split.
+// Every insertion queues its new tets; surface splits happen only for
+// the circumcentres that ask for them (a subface no circumcentre
+// encroaches may stay encroached by a vertex near it).
+//
+// Refinement ends by two local rules, not by a vertex budget; both
+// apply only to tets bad by their shape, never to size bounds:
+//   - no vertex goes inside a protecting ball around an input vertex
+//     where input edges meet at a small angle (protect.go);
+//   - a circumcentre goes no nearer to the vertices of its cavity than
+//     parentFraction times the insertion radius of its parent, the later
+//     vertex of the tet's shortest edge (Shewchuk). A Delaunay tet's
+//     circumcentre is at least Quality times that far from every vertex,
+//     so this fires only at tets that are not Delaunay (next to
+//     subfaces, or left by cavities shrunk to star shape); there,
+//     circumcentres near vertices made ever shorter edges (on
+//     yade_baraban.stl, down to 1e−7 inside the body).
+// A tet either rule stops keeps its shape; the global cap on vertices
+// added for shape (qualityVertices) stays as a safety net, which of the
+// corpus models only the cura plate still reaches (docs/meshing.md).
 
 // refiner holds the work queues of refinement.
 type refiner struct {
-	segs  []int32 // subface half-edges 3·f+e to test as subsegments
-	faces []int32 // subfaces to test for encroachment
-	tets  []int32 // tets to test for quality (checked when taken)
-	head  int     // tets[:head] are done
+	tets []int32 // tets to test for quality (checked when taken)
+	head int     // tets[:head] are done
+	// radius2 holds, per vertex, the squared distance to its nearest
+	// vertex when it was inserted (Shewchuk's insertion radius; for the
+	// vertices refinement starts with, the shortest edge they have).
+	radius2 []float64
+	balls   *protection // where the radius-edge bound does not refine
 	// giveUp counts failed attempts per tet (by its sorted vertices):
 	// a tet whose refinement keeps failing is left alone.
 	giveUp map[[4]int32]int
-	// good holds, per tet slot, the vertices it had when isBad last said
+	// good holds, per tet slot, the vertices it had when badness last said
 	// no. Slots are reused and requeued often (on a sphere 61% of the
 	// tests repeat a good tet unchanged), and a tet cannot turn bad while
 	// its vertices stay: positions do not move during refinement and the
@@ -38,7 +53,7 @@ type refiner struct {
 	good []int32
 }
 
-// knownGood reports whether tet t is one isBad has found good.
+// knownGood reports whether tet t is one badness has found good.
 func (r *refiner) knownGood(m *tri, t int32) bool {
 	if int(t) >= len(r.good)/4 {
 		return false
@@ -56,12 +71,17 @@ func (r *refiner) setGood(m *tri, t int32) {
 }
 
 // qualityVertices bounds the vertices refinement may add for the
-// radius-edge bound alone, per input vertex. Near small angles between
-// facets (below about 60°, as on marching-cubes core surfaces)
-// encroachment splits can cascade without end; past the cap only size
-// bounds (MaxVolume, EdgeLength, Sizing) still refine, and
-// Report.QualityCapped says so.
-const qualityVertices = 20
+// radius-edge bound alone, per input vertex: a safety net for inputs the
+// local rules do not cover. Past it only size bounds (MaxVolume,
+// EdgeLength, Sizing) still refine, and Report.QualityCapped says so.
+const qualityVertices = 200
+
+// parentFraction is how much nearer than its parent's insertion radius a
+// circumcentre may go (see the top of the file). 1 ended refinement on
+// every corpus model (docs/meshing.md) but changes the mesh of the torus
+// that TestInsertInFront and TestSmoothKeepsSmallestAngle rely on; ½
+// keeps it, and leaves the cura plate reaching the vertex cap.
+const parentFraction = 0.5
 
 // minRefineEdge is the shortest edge refinement creates, relative to the
 // body's size: below it, points would crowd within rounding distance of
@@ -92,33 +112,21 @@ func (ms *mesher) refine() error {
 	lo, hi := ms.bounds()
 	ms.minEdge2 = math.Pow(minRefineEdge*math.Sqrt(geom.Dist2(lo, hi)), 2)
 	ms.qualityCap = len(ms.kind) + qualityVertices*(ms.nInput+len(ms.opt.Points)/3) + 10000
+	r.balls = ms.protectSmallAngles()
+	r.radius2 = make([]float64, len(ms.kind))
+	for i := range r.radius2 {
+		r.radius2[i] = math.Inf(1)
+	}
 	for t := int32(0); t < int32(m.numTets()); t++ {
 		if m.alive(t) {
 			r.tets = append(r.tets, t)
+			if !m.isGhost(t) {
+				r.shortestEdges(m.tet(t), m)
+			}
 		}
 	}
 	for steps := 0; ; steps++ {
 		switch {
-		case len(r.segs) > 0:
-			h := r.segs[len(r.segs)-1]
-			r.segs = r.segs[:len(r.segs)-1]
-			f, e := h/3, h%3
-			if f < ms.s.num() && ms.s.isSeg(f, e) && !ms.coreSegmentFine(f, e) && ms.encroachedSubsegment2(f, e) {
-				ms.splitSubsegmentRefine(f, e)
-			}
-		case len(r.faces) > 0:
-			f := r.faces[len(r.faces)-1]
-			r.faces = r.faces[:len(r.faces)-1]
-			if f < ms.s.num() {
-				for e := int32(0); e < 3; e++ {
-					if ms.s.isSeg(f, e) {
-						r.segs = append(r.segs, 3*f+e)
-					}
-				}
-				if !ms.coreFaceFine(f) && ms.encroachedSubface(f) {
-					ms.splitSubfaceRefine(f)
-				}
-			}
 		case r.head < len(r.tets):
 			t := r.tets[r.head]
 			r.head++
@@ -127,8 +135,8 @@ func (ms *mesher) refine() error {
 				r.head = 0
 			}
 			if m.alive(t) && !r.knownGood(m, t) {
-				if ms.isBad(t) {
-					ms.splitTet(t)
+				if why := ms.badness(t); why != tetFine {
+					ms.splitTet(t, why)
 				} else {
 					r.setGood(m, t)
 				}
@@ -139,6 +147,17 @@ func (ms *mesher) refine() error {
 		}
 		if ms.opt.Progress != nil && steps%65536 == 0 {
 			ms.opt.Progress("refine", 0)
+		}
+	}
+}
+
+// shortestEdges lowers the radius of each vertex of tet q to its
+// squared length of its shortest edge in q.
+func (r *refiner) shortestEdges(q []int32, m *tri) {
+	for i := 0; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			d := geom.Dist2(m.pos(q[i]), m.pos(q[j]))
+			r.radius2[q[i]], r.radius2[q[j]] = min(r.radius2[q[i]], d), min(r.radius2[q[j]], d)
 		}
 	}
 }
@@ -206,19 +225,37 @@ func (m *tri) shapeOf(t int32) tetShape {
 	return tetShape{off: geom.Vec{ox, oy, oz}, r2: ox*ox + oy*oy + oz*oz, short: short, vol6: vol6}
 }
 
-// isBad reports whether tet t needs refinement.
-func (ms *mesher) isBad(t int32) bool {
+// Why a tet needs refinement.
+const (
+	tetFine  = iota
+	badShape // its radius-edge ratio exceeds Quality, and no size bound asks
+	badSize  // too big for MaxVolume, EdgeLength or Sizing
+)
+
+// badness says whether tet t needs refinement, and why.
+func (ms *mesher) badness(t int32) int {
 	m := ms.m
 	q := m.tet(t)
 	sh := m.shapeOf(t)
 	r2, short := sh.r2, sh.short
 	if math.IsInf(r2, 0) || math.IsNaN(r2) {
-		return false
+		return tetFine
 	}
 	if short < ms.minEdge2 {
-		return false
+		return tetFine
 	}
 	o := &ms.opt
+	if o.EdgeLength > 0 && r2 > regularRadius2*o.EdgeLength*o.EdgeLength {
+		return badSize
+	}
+	if o.MaxVolume > 0 && sh.vol6/6 > o.MaxVolume {
+		return badSize
+	}
+	if o.Sizing != nil && !ms.allCore(q) {
+		if h := ms.vertexSizing(q); h > 0 && r2 > regularRadius2*h*h {
+			return badSize
+		}
+	}
 	// ε = 1 throughout a tet whose four vertices are Core, on any mesh:
 	// only the caller's explicit bounds refine it, and the radius-edge
 	// bound too where it lies outside the core surface (between sheet
@@ -229,22 +266,9 @@ func (ms *mesher) isBad(t int32) bool {
 	b := o.Quality
 	if r2 > b*b*short && len(ms.kind) < ms.qualityCap &&
 		!(m.region != nil && m.region[t] == regionCore && ms.allCore(q)) {
-		return true
+		return badShape
 	}
-	if o.EdgeLength > 0 && r2 > regularRadius2*o.EdgeLength*o.EdgeLength {
-		return true
-	}
-	if o.MaxVolume > 0 {
-		if sh.vol6/6 > o.MaxVolume {
-			return true
-		}
-	}
-	if o.Sizing != nil && !ms.allCore(q) {
-		if h := ms.vertexSizing(q); h > 0 && r2 > regularRadius2*h*h {
-			return true
-		}
-	}
-	return false
+	return tetFine
 }
 
 // allCore reports whether every vertex of tet q is tagged Core.
@@ -277,11 +301,16 @@ func (ms *mesher) vertexSizing(q []int32) float64 {
 
 // splitTet inserts the circumcentre of bad tet t, or splits the subfaces
 // it encroaches.
-func (ms *mesher) splitTet(t int32) {
+func (ms *mesher) splitTet(t int32, why int) {
 	m, r := ms.m, ms.ref8
 	key := sortedTet(m.tet(t))
 	if r.giveUp[key] >= 3 {
 		return
+	}
+	// The local rule that ends refinement (see the top of the file).
+	shape, floor2 := why == badShape, 0.0
+	if shape {
+		floor2 = parentFraction * parentFraction * r.radius2[ms.parent(t)]
 	}
 	cc, r2 := m.tetCircumcentre(t)
 	v := ms.addVertex(cc, vVolume, -1, onNone)
@@ -290,7 +319,7 @@ func (ms *mesher) splitTet(t int32) {
 		// Outside the body (or beyond the core surface): the subface in
 		// the way is split if the point encroaches it.
 		ms.popVertex()
-		if n := m.across(blocked); n >= noTet || !ms.encroaches(cc, refSubface(n)) || !ms.splitSubfaceRefine(refSubface(n)) {
+		if n := m.across(blocked); n >= noTet || !ms.encroaches(cc, refSubface(n)) || !ms.splitSubfaceRefine(refSubface(n), shape) {
 			r.giveUp[key] = 3
 			return
 		}
@@ -319,7 +348,7 @@ func (ms *mesher) splitTet(t int32) {
 			// An earlier split may have replaced it: test again.
 			if f < ms.s.num() && ms.encroaches(cc, f) {
 				fine = fine && ms.coreFaceFine(f)
-				if ms.splitSubfaceRefine(f) {
+				if ms.splitSubfaceRefine(f, shape) {
 					split = true
 				}
 			}
@@ -343,7 +372,7 @@ func (ms *mesher) splitTet(t int32) {
 		r.tets = append(r.tets, t)
 		return
 	}
-	if m.cavityVertexNear(cc, centreGap*centreGap*r2) {
+	if d2 := m.cavityNearest2(cc); d2 < centreGap*centreGap*r2 || d2 < floor2 || shape && r.balls.covers(cc) {
 		m.clearMarks()
 		ms.popVertex()
 		r.giveUp[key] = 3
@@ -355,12 +384,34 @@ func (ms *mesher) splitTet(t int32) {
 	ms.afterInsert()
 }
 
+// parent returns the later of the two vertices of tet t's shortest edge:
+// the one whose insertion made the edge (Shewchuk's parent of the
+// circumcentre).
+func (ms *mesher) parent(t int32) int32 {
+	m := ms.m
+	q := m.tet(t)
+	best, p := math.Inf(1), int32(-1)
+	for i := 0; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			if d := geom.Dist2(m.pos(q[i]), m.pos(q[j])); d < best {
+				best, p = d, max(q[i], q[j])
+			}
+		}
+	}
+	return p
+}
+
 // cavityVertexNear reports whether a vertex of the cavity's boundary
-// lies within squared distance d2 of p. It runs for every refinement
-// insertion, over about six times as many face corners as vertices, so
-// it is written out in scalars.
-func (m *tri) cavityVertexNear(p geom.Vec, d2 float64) bool {
+// lies within squared distance d2 of p.
+func (m *tri) cavityVertexNear(p geom.Vec, d2 float64) bool { return m.cavityNearest2(p) < d2 }
+
+// cavityNearest2 returns the squared distance from p to the nearest
+// vertex of the cavity's boundary: for a Delaunay insertion, p's nearest
+// vertex. It runs for every refinement insertion, over about six times
+// as many face corners as vertices, so it is written out in scalars.
+func (m *tri) cavityNearest2(p geom.Vec) float64 {
 	px, py, pz := p[0], p[1], p[2]
+	best := math.Inf(1)
 	for _, f := range m.bnd {
 		t, k := f>>2, f&3
 		for j, u := range m.c[t<<3 : t<<3+4] {
@@ -369,12 +420,10 @@ func (m *tri) cavityVertexNear(p geom.Vec, d2 float64) bool {
 			}
 			i := 3 * int(u)
 			x, y, z := m.xyz[i]-px, m.xyz[i+1]-py, m.xyz[i+2]-pz
-			if x*x+y*y+z*z < d2 {
-				return true
-			}
+			best = min(best, x*x+y*y+z*z)
 		}
 	}
-	return false
+	return best
 }
 
 func sortedTet(q []int32) [4]int32 {
@@ -387,9 +436,23 @@ func sortedTet(q []int32) [4]int32 {
 	return k
 }
 
-// afterInsert queues the new tets.
+// afterInsert queues the new tets and records the insertion radius of
+// the new vertex, the last: its nearest vertex is one it is joined to.
 func (ms *mesher) afterInsert() {
-	ms.ref8.tets = append(ms.ref8.tets, ms.m.newTets...)
+	m, r := ms.m, ms.ref8
+	r.tets = append(r.tets, m.newTets...)
+	v := int32(len(ms.kind) - 1)
+	for len(r.radius2) < len(ms.kind) {
+		r.radius2 = append(r.radius2, math.Inf(1))
+	}
+	p := m.pos(v)
+	for _, t := range m.newTets {
+		for _, w := range m.tet(t) {
+			if w >= 0 && w != v {
+				r.radius2[v] = min(r.radius2[v], geom.Dist2(p, m.pos(w)))
+			}
+		}
+	}
 }
 
 // subfaceCircle returns the circumcentre and squared circumradius of
@@ -408,52 +471,10 @@ func (ms *mesher) encroaches(p geom.Vec, f int32) bool {
 	return geom.Dist2(p, c) < r2*(1-1e-12)
 }
 
-// encroachedSubface reports whether a vertex of a tet beside subface f
-// lies inside its diametral sphere.
-func (ms *mesher) encroachedSubface(f int32) bool {
-	m, s := ms.m, &ms.s
-	q := s.sv[3*f : 3*f+3]
-	for k := 0; k < 2; k++ {
-		face := s.side[2*f+int32(k)]
-		if face == noTet {
-			continue
-		}
-		apex := m.c[(face>>2)<<3|face&3]
-		if apex == q[0] || apex == q[1] || apex == q[2] {
-			continue
-		}
-		if ms.encroaches(m.pos(apex), f) {
-			return true
-		}
-	}
-	return false
-}
-
-// encroachedSubsegment2 reports whether a vertex of a tet around
-// subsegment e of subface f lies inside its diametral sphere.
-func (ms *mesher) encroachedSubsegment2(f, e int32) bool {
-	m := ms.m
-	a, b := ms.s.edge(f, e)
-	pa, pb := m.pos(a), m.pos(b)
-	ms.buf = m.star(a, ms.buf)
-	for _, t := range ms.buf {
-		q := m.tet(t)
-		if q[0] != b && q[1] != b && q[2] != b && q[3] != b {
-			continue
-		}
-		for _, w := range q {
-			if w != a && w != b && geom.Dot(geom.Sub(m.pos(w), pa), geom.Sub(m.pos(w), pb)) < 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // splitSubfaceRefine splits subface f at its circumcentre, or splits the
-// subsegment that point encroaches. It reports whether a vertex was
-// inserted.
-func (ms *mesher) splitSubfaceRefine(f int32) bool {
+// subsegment that point encroaches, and reports whether a vertex was
+// inserted. A split for a tet's shape puts none in a protecting ball.
+func (ms *mesher) splitSubfaceRefine(f int32, shape bool) bool {
 	s := &ms.s
 	cc, r2 := ms.subfaceCircle(f)
 	if r2 < ms.minEdge2 || ms.coreFaceFine(f) {
@@ -469,7 +490,11 @@ func (ms *mesher) splitSubfaceRefine(f int32) bool {
 	}
 	if blocked || (e >= 0 && s.isSeg(g, e)) {
 		ms.popVertex()
-		return ms.splitSubsegmentRefine(g, e)
+		return ms.splitSubsegmentRefine(g, e, shape)
+	}
+	if shape && ms.ref8.balls.covers(cc) {
+		ms.popVertex()
+		return false
 	}
 	if ms.insertOnSurface(v, g, e) != inserted {
 		ms.popVertex()
@@ -481,14 +506,15 @@ func (ms *mesher) splitSubfaceRefine(f int32) bool {
 }
 
 // splitSubsegmentRefine splits subsegment e of subface f and reports
-// whether it did.
-func (ms *mesher) splitSubsegmentRefine(f, e int32) bool {
+// whether it did. A split for a tet's shape puts no vertex in a
+// protecting ball.
+func (ms *mesher) splitSubsegmentRefine(f, e int32, shape bool) bool {
 	a, b := ms.s.edge(f, e)
 	if geom.Dist2(ms.m.pos(a), ms.m.pos(b)) < 4*ms.minEdge2 || ms.coreSegmentFine(f, e) {
 		return false
 	}
 	p, ref, err := ms.segmentSplitPoint(a, b, refineSearch)
-	if err != nil {
+	if err != nil || shape && ms.ref8.balls.covers(p) {
 		return false
 	}
 	v := ms.addVertex(p, vSegment, ref, ms.on[a])

@@ -150,6 +150,16 @@ func corpusQualityCase(t *testing.T, file string, opt Options, floor float64) {
 // → 0.245°), the hinge (4.41° → 3.94°), the aneurysm (1.92° → 0.872° in
 // both modes; 0.872° in a session-9 variant too), and with the option the
 // lever (4.95° → 4.6°) and example001 (2.92° → 2.86°).
+// Session 10's local rules that end refinement (C18; refine.go,
+// protect.go) replaced the vertex cap, which nine models reached (the
+// cura plate still does); measured apart from C19's change, they raised
+// every long model's minimum without the option but the propeller's
+// (0.214° → 0.204°) and took the mushroom from 13.2° to 12.0° (it had
+// reached the cap at 61 k tets, now 16 k; no tet below 12° either way).
+// Merged, the quick models measure: mushroom 11.7° both ways (6 tets
+// below 12°), baraban 11.2° and 13.7° with the option — their floors
+// follow that run; the long models keep the lower of the two engineers'
+// floors until the lead's run on the merge (docs/meshing.md).
 var corpusQuality = []struct {
 	file        string
 	floor       float64
@@ -159,13 +169,13 @@ var corpusQuality = []struct {
 	{"bunny_npm.obj", 14.9, false, 14.9},
 	{"lib3mf_helix.stl", 14.9, false, 14.9},
 	{"openscad-testing_issue1580-back-to-back.stl", 25, false, 25},
-	{"matgeom_mushroom.off", 13.1, false, 13.1},
-	{"yade_baraban.stl", 5.7, false, 8},
+	{"matgeom_mushroom.off", 11.6, false, 11.6},
+	{"yade_baraban.stl", 11.1, false, 13.6},
 	{"openscad_example001.stl", 2.7, true, 2.8}, // 2.5 in session 4; 1.87 at the session-8 start
 	{"gmsh_lever.stl", 1.2, true, 4.5},
-	{"cura_pbr3d_g1_buildplate.stl", 0.6, true, 7.2},    // 0.42 in session 4; 0.306 at the session-8 start
+	{"cura_pbr3d_g1_buildplate.stl", 0.5, true, 7.2},    // 0.42 in session 4; 0.306 at the session-8 start
 	{"netgen_hinge.stl", 3.9, true, 3.5},                // 4.99 before session 9's front insertion
 	{"plb_aneurysm.stl", 0.87, true, 0.87},              // 2.18 before session 9's front insertion
-	{"stlmodels_gearwheel.bin.stl", 0.0055, true, 0.24}, // 0.028 in session 4; 0.0148 at the session-8 start
+	{"stlmodels_gearwheel.bin.stl", 0.0055, true, 0.09}, // 0.028 in session 4; 0.0148 at the session-8 start
 	{"occt_propeller.stl", 0.2, true, 0.18},             // 0.22 in session 4; its 9.92° crease bounds any mesh below 12°
 }

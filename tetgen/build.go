@@ -81,9 +81,10 @@ type Report struct {
 	// refinement instead (more Steiner points).
 	ConformingRecovery bool `json:"conforming_recovery"`
 	// QualityCapped is set when refinement stopped enforcing the
-	// radius-edge bound after adding the most vertices it may for it
-	// (small angles between facets make refinement cascade): some tets
-	// then exceed Quality.
+	// radius-edge bound after adding the most vertices it may for it, a
+	// safety net behind the local rules that end it (protecting balls at
+	// small input angles, refine.go): some tets then exceed Quality away
+	// from small angles too.
 	QualityCapped bool `json:"quality_capped"`
 
 	// SharpestCrease is the smallest angle, in degrees, between two

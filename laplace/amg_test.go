@@ -257,13 +257,7 @@ func TestVCycleIsSPD(t *testing.T) {
 	sys := meshSystem(t, jitteredCube(24, 0.4, 3))
 	for _, w := range [][2]float64{smoothWeight, {1.9, 1.9}} {
 		smoothWeight = w
-		h, err := newAMG(&sys.a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(h.levels) < 3 {
-			t.Fatalf("%d levels", len(h.levels))
-		}
+		h := multilevelAMG(t, &sys.a)
 		n := sys.a.n
 		bx, by := make([]float64, n), make([]float64, n)
 		for seed := uint64(20); seed < 25; seed++ {
@@ -364,4 +358,18 @@ func TestProlongatorDefinition(t *testing.T) {
 		t.Fatalf("only %d of %d rows checked for P·1 = 1", interior, n)
 	}
 	t.Logf("%d rows, %d aggregates, ω = %.4f, P·1 = 1 checked on %d rows", n, nc, omega, interior)
+}
+
+// multilevelAMG returns the hierarchy of a, failing unless it has at
+// least three levels: the V-cycle tests need coarse levels to test.
+func multilevelAMG(t *testing.T, a *symMatrix[float64]) *amg {
+	t.Helper()
+	h, err := newAMG(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.levels) < 3 {
+		t.Fatalf("%d levels", len(h.levels))
+	}
+	return h
 }

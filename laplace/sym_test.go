@@ -351,13 +351,7 @@ func testSweeps(t *testing.T, omega float64) {
 // update of x against x + αp.
 func TestUpdateDirectionsIsAProduct(t *testing.T) {
 	sys := meshSystem(t, jitteredCube(24, 0.4, 3))
-	h, err := newAMG(&sys.a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(h.levels) < 3 {
-		t.Fatalf("%d levels", len(h.levels))
-	}
+	h := multilevelAMG(t, &sys.a)
 	n := sys.a.n
 	r, p, q := randomVector(n, 8), randomVector(n, 9), randomVector(n, 10)
 	z := make([]float64, n)

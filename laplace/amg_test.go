@@ -173,13 +173,7 @@ func TestAggregateSegments(t *testing.T) {
 func TestInitialGuess(t *testing.T) {
 	sys := meshSystem(t, jitteredCube(18, 0.4, 5))
 	a := &sys.a
-	h, err := newAMG(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(h.levels) < 3 {
-		t.Fatalf("%d levels: want a hierarchy", len(h.levels))
-	}
+	h := multilevelAMG(t, a)
 	w, x := newCGWork(a.n), make([]float64, a.n)
 	h.initialGuess(x, sys.b, w.z, w.p)
 	r := make([]float64, a.n)

@@ -109,10 +109,7 @@ func TestPipeline(t *testing.T) {
 	}
 	pfm := filepath.Join("fixtures", "icosphere.pfm")
 
-	var ins Inspection
-	if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", pfm, "--json")), &ins); err != nil {
-		t.Fatal(err)
-	}
+	ins := inspectJSON(t, dir, pfm)
 	if ins.Schema != "pfmesh.inspect/1" || !ins.File.CRCOK || ins.Mesh.Tets == 0 {
 		t.Fatalf("inspect: %+v", ins.File)
 	}
@@ -322,10 +319,7 @@ func TestMergeCoplanarFlag(t *testing.T) {
 		{"merged.pfm", []string{"--merge-coplanar"}, true},
 	} {
 		mustRun(t, dir, append([]string{"build", "fixtures/lbracket.ply", "-E", "1MPa", "-o", c.out, "--quiet"}, c.flags...)...)
-		var ins Inspection
-		if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", c.out, "--json")), &ins); err != nil {
-			t.Fatal(err)
-		}
+		ins := inspectJSON(t, dir, c.out)
 		var params struct {
 			MergeCoplanar bool `json:"merge_coplanar"`
 		}
@@ -341,6 +335,16 @@ func TestMergeCoplanarFlag(t *testing.T) {
 	}
 }
 
+// inspectJSON runs inspect --json on file in dir and decodes its report.
+func inspectJSON(t *testing.T, dir, file string) Inspection {
+	t.Helper()
+	var ins Inspection
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", file, "--json")), &ins); err != nil {
+		t.Fatal(err)
+	}
+	return ins
+}
+
 // TestInspectCrease: inspect prints the sharpest crease of the 30° wedge
 // fixture's build — at most the wedge's 30° (the core surface may add
 // sharper ones) and at least the mesh's smallest dihedral angle, which
@@ -348,10 +352,7 @@ func TestMergeCoplanarFlag(t *testing.T) {
 func TestInspectCrease(t *testing.T) {
 	dir := workdir(t)
 	mustRun(t, dir, "build", "fixtures/wedge_be.ply", "-E", "1MPa", "-o", "w.pfm", "--quiet")
-	var ins Inspection
-	if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", "w.pfm", "--json")), &ins); err != nil {
-		t.Fatal(err)
-	}
+	ins := inspectJSON(t, dir, "w.pfm")
 	var br struct {
 		ExactMesh struct {
 			SharpestCrease float64 `json:"sharpest_crease_deg"`
@@ -375,10 +376,7 @@ func TestInspectCrease(t *testing.T) {
 func TestInspectOffCore(t *testing.T) {
 	dir := workdir(t)
 	mustRun(t, dir, "build", "fixtures/icosphere.obj", "-E", "1MPa", "-o", "ico.pfm", "--quiet")
-	var ins Inspection
-	if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", "ico.pfm", "--json")), &ins); err != nil {
-		t.Fatal(err)
-	}
+	ins := inspectJSON(t, dir, "ico.pfm")
 	p, err := format.ReadPFM(filepath.Join(dir, "ico.pfm"))
 	if err != nil {
 		t.Fatal(err)

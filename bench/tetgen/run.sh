@@ -5,10 +5,12 @@
 # a volume bound giving about 1M tets, and watertight corpus models.
 # Prints, per input and mesher, tets, median wall seconds of RUNS runs,
 # tets/s, the smallest dihedral angle (pfmesh and TetGen, measured by
-# tetmesh.MeasureQuality on both outputs) and pfmesh's time ratio to TetGen
-# (target: at most 0.5). The machine is shared: compare ratios from one run.
+# tetmesh.MeasureQuality on both outputs), peak resident memory per tet
+# (largest over the runs; target for pfmesh: at most 400 B/tet) and pfmesh's
+# time ratio to TetGen (target: at most 0.5). The machine is shared: compare
+# ratios from one run.
 #
-#	bench/tetgen/run.sh                 # RUNS=3, A=8e-6 (961k tets)
+#	bench/tetgen/run.sh                 # RUNS=3, A=8e-6 (989k tets)
 #	RUNS=1 A=4e-5 bench/tetgen/run.sh   # quicker, about 100k tets
 set -eu
 cd "$(dirname "$0")/../.."
@@ -22,34 +24,39 @@ go build -o "$tmp/driver" ./bench/tetgen/driver
 "$tmp/driver" sphere 4 "$tmp/sphere.stl"
 corpus=${CORPUS:-../shared/corpus}
 
-# median of RUNS wall times of a command.
+# "seconds kilobytes": the median wall time and the largest peak resident
+# set of RUNS runs of a command.
 wall() {
 	: >"$tmp/times"
 	for _ in $(seq "$RUNS"); do
-		/usr/bin/time -f "%e" -o "$tmp/one" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }
+		/usr/bin/time -f "%e %M" -o "$tmp/one" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }
 		cat "$tmp/one" >>"$tmp/times"
 	done
-	sort -g "$tmp/times" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+	sort -g "$tmp/times" | awk '{a[NR]=$1; if ($2 > m) m = $2} END {print a[int((NR+1)/2)], m}'
 }
 
-printf '%-34s %-7s %9s %8s %9s %7s %6s\n' input mesher tets seconds tets/s min_dih ratio
+printf '%-34s %-7s %9s %8s %9s %7s %6s %6s\n' input mesher tets seconds tets/s min_dih B/tet ratio
 bench() { # name file volume-bound ("" for none)
 	name=$1 file=$2 a=$3
 	aopt="" tga=""
 	[ -n "$a" ] && aopt="-a $a" && tga="a$a"
-	set -- $("$tmp/driver" mesh "$file" -q 1.414 $aopt -runs "$RUNS")
-	pt=$1 ps=$2 pd=$3
+	/usr/bin/time -f "%M" -o "$tmp/mem" "$tmp/driver" mesh "$file" -q 1.414 $aopt -runs "$RUNS" >"$tmp/out"
+	set -- $(cat "$tmp/out") $(cat "$tmp/mem")
+	pt=$1 ps=$2 pd=$3 pm=$4
 	"$tmp/driver" convert "$file" "$tmp/in"
-	ts=$(wall tetgen -pq1.414${tga}Q "$tmp/in.smesh")
+	set -- $(wall tetgen -pq1.414${tga}Q "$tmp/in.smesh")
+	ts=$1 tm=$2
 	set -- $("$tmp/driver" quality "$tmp/in.1")
 	tt=$1 td=$2
 	printf 'Merge "%s";\nSurface Loop(1) = Surface{:};\nVolume(1) = {1};\n' "$tmp/in.stl" >"$tmp/in.geo"
-	gs=$(wall gmsh -3 -algo hxt -nt 1 "$tmp/in.geo" -o "$tmp/out.msh")
+	set -- $(wall gmsh -3 -algo hxt -nt 1 "$tmp/in.geo" -o "$tmp/out.msh")
+	gs=$1 gm=$2
 	gt=$(gmsh -3 -algo hxt -nt 1 "$tmp/in.geo" -o "$tmp/out.msh" 2>&1 | sed -n 's/.* \([0-9][0-9]*\) tetrahedra.*/\1/p' | tail -1)
-	awk -v n="$name" -v pt="$pt" -v ps="$ps" -v pd="$pd" -v tt="$tt" -v ts="$ts" -v td="$td" -v gt="${gt:-0}" -v gs="$gs" 'BEGIN {
-		printf "%-34s %-7s %9d %8.2f %9.0f %7.2f %6.2f\n", n, "pfmesh", pt, ps, pt/ps, pd, ps/ts
-		printf "%-34s %-7s %9d %8.2f %9.0f %7.2f\n", n, "tetgen", tt, ts, tt/ts, td
-		printf "%-34s %-7s %9d %8.2f %9.0f %7s\n", n, "gmsh", gt, gs, gt/gs, "-"
+	awk -v n="$name" -v pt="$pt" -v ps="$ps" -v pd="$pd" -v pm="$pm" -v tt="$tt" -v ts="$ts" -v td="$td" -v tm="$tm" \
+		-v gt="${gt:-0}" -v gs="$gs" -v gm="$gm" 'BEGIN {
+		printf "%-34s %-7s %9d %8.2f %9.0f %7.2f %6.0f %6.2f\n", n, "pfmesh", pt, ps, pt/ps, pd, 1024*pm/pt, ps/ts
+		printf "%-34s %-7s %9d %8.2f %9.0f %7.2f %6.0f\n", n, "tetgen", tt, ts, tt/ts, td, 1024*tm/tt
+		printf "%-34s %-7s %9d %8.2f %9.0f %7s %6.0f\n", n, "gmsh", gt, gs, gt/gs, "-", (gt > 0 ? 1024*gm/gt : 0)
 	}'
 }
 bench "icosphere (a=$A)" "$tmp/sphere.stl" "$A"

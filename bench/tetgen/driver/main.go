@@ -76,6 +76,7 @@ func run(args []string) error {
 		var m *tetgen.Mesh
 		var rep *tetgen.Report
 		for range *runs {
+			m, rep = nil, nil // so the peak memory is one run's, not two meshes'
 			t0 := time.Now()
 			if m, rep, err = tetgen.Build(s, tetgen.Options{Quality: *q, MaxVolume: *a}); err != nil {
 				return err

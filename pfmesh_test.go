@@ -158,6 +158,9 @@ func TestCoreDepthPlate(t *testing.T) {
 func TestCorpusField(t *testing.T) {
 	eachCorpusBuild(t, func(t *testing.T, name string, p *format.PFM, rep *pfmesh.Report) {
 		checkField(t, name, p, rep)
+		if rep.ExactMesh != nil && rep.ExactMesh.QualityCapped {
+			t.Errorf("refinement reached the vertex cap (%d tets): local rules should end it", rep.Tets)
+		}
 		t.Logf("%s path, %d tets, min dihedral %.1f°, %d CG iterations in %d corrections, %d of %d flux edges limited, %d values clamped (by ≤ %.2g)",
 			rep.Mesher, rep.Tets, rep.MinDihedral, rep.Solver.Iterations, rep.Solver.Corrections, rep.Solver.LimitedEdges, rep.Solver.FluxEdges, rep.Solver.Violations, rep.Solver.MaxViolation)
 	})
@@ -184,6 +187,22 @@ func eachCorpusBuild(t *testing.T, check func(t *testing.T, name string, p *form
 			}
 			check(t, e["file"], p, rep)
 		})
+	}
+}
+
+// The corpus's back-to-back pyramid (8 triangles) once refined without
+// end next to its medial core: splits for the core's sizing at tets that
+// were not Delaunay put points by existing vertices, and the radius-edge
+// bound chased the pairs until the vertex cap stopped it at 796 k tets
+// (tetgen/refine.go, sizeGap).
+func TestBuildBackToBackEnds(t *testing.T) {
+	dir := corpus.Dir(t)
+	_, rep, err := pfmesh.Build(filepath.Join(dir, "openscad-testing_issue1580-back-to-back.stl"), pfmesh.Options{Modulus: 1e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ExactMesh == nil || rep.ExactMesh.QualityCapped {
+		t.Errorf("refinement reached the vertex cap (%d tets)", rep.Tets)
 	}
 }
 

@@ -29,8 +29,18 @@ import (
 //     subfaces, or left by cavities shrunk to star shape); there,
 //     circumcentres near vertices made ever shorter edges (on
 //     yade_baraban.stl, down to 1e−7 inside the body).
-// A tet either rule stops keeps its shape; the global cap on vertices
-// added for shape (qualityVertices) stays as a safety net, which of the
+// A tet either rule stops keeps its shape. A split for a size bound
+// (MaxVolume, EdgeLength, Sizing) has a rule of its own: its
+// circumcentre goes no nearer to the vertices of its cavity than sizeGap
+// times the circumradius. A Delaunay tet's circumcentre is a full
+// circumradius from every vertex, so this too refuses only tets that are
+// not Delaunay, whose circumcentres otherwise landed by existing
+// vertices; the radius-edge bound then chased those near-duplicate pairs
+// without end (the default build of the corpus's back-to-back pyramid,
+// its medial core surface 0.09 away, reached the vertex cap at 796 k
+// tets; 60 k with the rule). Such a tet stays too big unless a
+// neighbour's split takes it. The global cap on vertices added for shape
+// (qualityVertices) stays as a safety net, which of the
 // corpus models only the cura plate still reaches (docs/meshing.md).
 
 // refiner holds the work queues of refinement.
@@ -98,6 +108,10 @@ const minRefineEdge = 1e-9
 // of dihedral angle 1e−6° that no smoothing mends and that stalled the ε
 // solve.
 const centreGap = 0.01
+
+// sizeGap is how much nearer than the circumradius a split for a size
+// bound may put its circumcentre to a vertex (see the top of the file).
+const sizeGap = 0.5
 
 // regularRadius2 is the squared circumradius of the regular tet of unit
 // edge: L·√(3/8) for edge L.
@@ -308,12 +322,12 @@ func (ms *mesher) splitTet(t int32, why int) {
 	if r.giveUp[key] >= 3 {
 		return
 	}
-	// The local rule that ends refinement (see the top of the file).
-	shape, floor2 := why == badShape, 0.0
+	cc, r2 := m.tetCircumcentre(t)
+	// The local rules that end refinement (see the top of the file).
+	shape, floor2 := why == badShape, sizeGap*sizeGap*r2
 	if shape {
 		floor2 = parentFraction * parentFraction * r.radius2[ms.parent(t)]
 	}
-	cc, r2 := m.tetCircumcentre(t)
 	v := ms.addVertex(cc, vVolume, -1, onNone)
 	t0, blocked := m.locate(v, t)
 	if blocked >= 0 {

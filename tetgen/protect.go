@@ -118,3 +118,18 @@ func (p *protection) covers(x geom.Vec) bool {
 	})
 	return in
 }
+
+// holdsSegment reports whether one protecting ball holds both a and b,
+// and so, being convex, the segment between them.
+func (p *protection) holdsSegment(a, b geom.Vec) bool {
+	if len(p.r2) == 0 {
+		return false
+	}
+	box := [6]float64{min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2]), max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])}
+	in := false
+	p.tree.Query(box, func(i int32) bool {
+		in = geom.Dist2(a, p.centre[i]) < p.r2[i] && geom.Dist2(b, p.centre[i]) < p.r2[i]
+		return !in
+	})
+	return in
+}

@@ -49,6 +49,7 @@ const (
 type contraction struct {
 	v, u    int32
 	star    []int32    // v's star, the tets replaced
+	drop    []int32    // the tets of the star holding u
 	newq    [][4]int32 // the tets of the star without u, v replaced by u
 	renamed []int32    // v's subfaces without u: v becomes u
 	removed []int32    // v's subfaces holding u: they vanish
@@ -78,24 +79,37 @@ func (ms *mesher) onSegmentOf(u, v int32) bool {
 // planContraction checks the contraction of v onto u and returns it, or
 // why it is refused. It changes nothing.
 func (ms *mesher) planContraction(v, u int32) (contraction, refusal) {
+	if !ms.removable(v) {
+		return contraction{v: v, u: u}, refusedVertex
+	}
+	c, r := ms.contractionTets(v, u, slices.Clone(ms.m.star(v, nil)))
+	if r != accepted {
+		return c, r
+	}
+	return c, ms.contractionValid(&c)
+}
+
+// contractionTets plans the contraction of removable vertex v, whose
+// star is given, onto u: the new tets and v's subfaces, checked against
+// the rules for where v may go and by the exact orientation of the new
+// tets, the cheap checks that refuse most contractions.
+func (ms *mesher) contractionTets(v, u int32, star []int32) (contraction, refusal) {
 	m, s := ms.m, &ms.s
-	c := contraction{v: v, u: u}
-	if !ms.removable(v) || u == v || u < 0 || ms.kind[u] == vBox {
+	c := contraction{v: v, u: u, star: star}
+	if u == v || u < 0 || ms.kind[u] == vBox {
 		return c, refusedVertex
 	}
-	c.star = slices.Clone(m.star(v, nil))
-	var drop []int32
 	for _, t := range c.star {
 		q := m.tet(t)
 		if slices.Contains(q, u) {
-			drop = append(drop, t)
+			c.drop = append(c.drop, t)
 			continue
 		}
 		nq := [4]int32(q)
 		nq[slices.Index(q, v)] = u
 		c.newq = append(c.newq, nq)
 	}
-	if len(drop) == 0 {
+	if len(c.drop) == 0 {
 		return c, refusedVertex // not a neighbour
 	}
 	// v's subfaces: the faces holding v of its star's tets that are on
@@ -134,24 +148,32 @@ func (ms *mesher) planContraction(v, u int32) (contraction, refusal) {
 	if len(c.newq) == 0 {
 		return c, refusedInverted
 	}
-	if r := ms.linkCondition(&c, drop); r != accepted {
-		return c, r
-	}
 	for _, q := range c.newq {
 		if geom.Orient3DAt(m.xyz, q[0], q[1], q[2], q[3]) <= 0 {
 			return c, refusedInverted
 		}
 	}
+	return c, accepted
+}
+
+// contractionValid makes the other checks of contraction c, planned by
+// contractionTets: the link condition, the subfaces' orientation, voids.
+func (ms *mesher) contractionValid(c *contraction) refusal {
+	s := &ms.s
+	staru := slices.Clone(ms.m.star(c.u, nil))
+	if r := ms.linkCondition(c, staru); r != accepted {
+		return r
+	}
 	for _, g := range c.renamed {
-		q := ms.renamedSubface(g, v, u)
+		q := ms.renamedSubface(g, c.v, c.u)
 		if ms.orient2(s.facet[g], q[0], q[1], q[2]) <= 0 {
-			return c, refusedInverted
+			return refusedInverted
 		}
 	}
-	if ms.contractionVoid(&c, drop) {
-		return c, refusedVoid
+	if ms.contractionVoid(c, staru) {
+		return refusedVoid
 	}
-	return c, accepted
+	return accepted
 }
 
 // renamedSubface returns subface g's vertices with v replaced by u.
@@ -162,15 +184,15 @@ func (ms *mesher) renamedSubface(g, v, u int32) [3]int32 {
 }
 
 // linkCondition checks Lk(u) ∩ Lk(v) = Lk(uv) (Dey et al. 1999) for the
-// contraction c, drop being the tets holding both: vertices and edges
+// contraction c, staru being u's star: vertices and edges
 // (a shared triangle would be two tets on one face, which the
 // orientation test refuses). For two surface vertices the surface is
 // closed by a vertex ω joined to it: ω is in both links, so u–v must be a
 // surface edge (two removed subfaces), and a surface vertex joined to
 // both by surface edges must be the apex of one of those subfaces.
-func (ms *mesher) linkCondition(c *contraction, drop []int32) refusal {
+func (ms *mesher) linkCondition(c *contraction, staru []int32) refusal {
 	m, s := ms.m, &ms.s
-	u, v := c.u, c.v
+	u, v, drop := c.u, c.v, c.drop
 	var luv, nv, nu []int32 // Lk(uv), v's and u's neighbours
 	for _, t := range drop {
 		for _, w := range m.tet(t) {
@@ -186,7 +208,6 @@ func (ms *mesher) linkCondition(c *contraction, drop []int32) refusal {
 			}
 		}
 	}
-	staru := slices.Clone(m.star(u, nil))
 	var su []int32 // u's surface neighbours
 	for _, t := range staru {
 		q := m.tet(t)
@@ -274,7 +295,7 @@ func (ms *mesher) linkCondition(c *contraction, drop []int32) refusal {
 // zero-pressure simplex: a new tet whose four vertices are on the
 // boundary, or a new face or edge with u whose vertices all are and that
 // is not on the surface.
-func (ms *mesher) contractionVoid(c *contraction, drop []int32) bool {
+func (ms *mesher) contractionVoid(c *contraction, staru []int32) bool {
 	m, s := ms.m, &ms.s
 	u, v := c.u, c.v
 	if !ms.isBoundaryVertex(u) {
@@ -285,7 +306,7 @@ func (ms *mesher) contractionVoid(c *contraction, drop []int32) bool {
 	for _, g := range c.renamed {
 		sub = append(sub, sorted3(ms.renamedSubface(g, v, u)))
 	}
-	for _, t := range drop {
+	for _, t := range c.drop {
 		q := m.tet(t)
 		k := int32(slices.Index(q, v))
 		if m.c[t<<3|4|k] < noTet {
@@ -295,7 +316,7 @@ func (ms *mesher) contractionVoid(c *contraction, drop []int32) bool {
 	// u's neighbours, and v's along the surface: an edge to one of those
 	// is old, or on the surface.
 	var keep []int32
-	for _, t := range m.star(u, nil) {
+	for _, t := range staru {
 		keep = append(keep, m.tet(t)...)
 	}
 	for _, g := range c.renamed {
@@ -405,7 +426,8 @@ const contractionMargin = 1.1
 // of the tets it changes (v's star) by contractionMargin and takes their
 // smallest acute angle below neither where it was nor optTarget; among
 // the edges that do, the one whose new tets' worst sine is best. It
-// reports whether it contracted.
+// reports whether it contracted. The quality test comes before the link
+// condition and the void test, which it spares most of the time.
 func (ms *mesher) contractSliver(t int32) bool {
 	m := ms.m
 	q := [4]int32(m.tet(t))
@@ -415,6 +437,13 @@ func (ms *mesher) contractSliver(t int32) bool {
 		if !ms.removable(v) {
 			continue
 		}
+		star := slices.Clone(m.star(v, nil))
+		before, acute := 1.0, math.Pi/2
+		for _, st := range star {
+			before = min(before, m.tetMinSine(st))
+			acute = min(acute, m.smallestDihedral(m.tet(st)))
+		}
+		acute = min(acute, optTarget)
 		// Only the tet's own edges: any neighbour of v mended no more
 		// tets on the lever, hinge, example001 and aneurysm, at up to
 		// twice the CPU.
@@ -422,14 +451,9 @@ func (ms *mesher) contractSliver(t int32) bool {
 			if u == v {
 				continue
 			}
-			c, r := ms.planContraction(v, u)
+			c, r := ms.contractionTets(v, u, star)
 			if r != accepted {
 				continue
-			}
-			before, acute := 1.0, math.Pi/2
-			for _, st := range c.star {
-				before = min(before, m.tetMinSine(st))
-				acute = min(acute, m.smallestDihedral(m.tet(st)))
 			}
 			after := 1.0
 			for _, nq := range c.newq {
@@ -439,12 +463,11 @@ func (ms *mesher) contractSliver(t int32) bool {
 			if after <= contractionMargin*before || after <= bestSine {
 				continue
 			}
-			acute = min(acute, optTarget)
 			ok := true
 			for _, nq := range c.newq {
 				ok = ok && m.smallestDihedral(nq[:]) >= acute
 			}
-			if ok {
+			if ok && ms.contractionValid(&c) == accepted {
 				best, bestSine = c, after
 			}
 		}

@@ -159,20 +159,43 @@ func outputIndex(out *Mesh, p geom.Vec) int32 {
 // Every contraction planContraction accepts is valid when done by brute
 // force on the output mesh (tetmesh.Validate), and each kind of refusal
 // happens on pairs that brute force shows invalid: an inverted tet, a
-// face shared by three tets (the link condition), a zero-pressure
-// simplex; a Steiner point on an input edge never goes onto a vertex off
-// that edge's line.
+// zero-pressure simplex. A pair whose vertices have a common neighbour w
+// with no tet holding u, v and w (the link condition's vertex part,
+// found by brute force over all tets) fails linkCondition. A Steiner
+// point on an input edge never goes onto a vertex off that edge's line.
 func TestContractRefusals(t *testing.T) {
 	ms := boxBeforeSlivers(t)
 	m := ms.m
 	out := ms.output()
 	want := map[refusal]string{
 		refusedInverted: "tet not positively oriented",
-		refusedLink:     "face shared by more than two tets",
 		refusedVoid:     "zero-pressure",
 	}
+	// Brute force: every vertex's neighbours, and whether some tet holds
+	// three given vertices.
+	nbrs := map[int32][]int32{}
+	var live [][4]int32
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if !m.alive(t) {
+			continue
+		}
+		q := [4]int32(m.tet(t))
+		live = append(live, q)
+		for _, a := range q {
+			for _, b := range q {
+				if a != b && !slices.Contains(nbrs[a], b) {
+					nbrs[a] = append(nbrs[a], b)
+				}
+			}
+		}
+	}
+	inTet := func(a, b, c int32) bool {
+		return slices.ContainsFunc(live, func(q [4]int32) bool {
+			return slices.Contains(q[:], a) && slices.Contains(q[:], b) && slices.Contains(q[:], c)
+		})
+	}
 	seen := map[refusal]int{}
-	okSeen, offEdge := 0, 0
+	okSeen, offEdge, linkSeen := 0, 0, 0
 	for v := int32(0); v < int32(len(ms.kind)); v++ {
 		if !ms.removable(v) || m.vt[v] == noTet {
 			continue
@@ -182,6 +205,17 @@ func TestContractRefusals(t *testing.T) {
 			_, r := ms.planContraction(v, u)
 			if !slices.Equal(snapshot, m.c) {
 				t.Fatal("planContraction changed the mesh")
+			}
+			for _, w := range nbrs[v] {
+				if w == u || !slices.Contains(nbrs[u], w) || inTet(u, v, w) {
+					continue
+				}
+				linkSeen++
+				c, _ := ms.contractionTets(v, u, slices.Clone(m.star(v, nil)))
+				if lr := ms.linkCondition(&c, slices.Clone(m.star(u, nil))); lr != refusedLink || r == accepted {
+					t.Errorf("%d→%d: common neighbour %d outside Lk(uv), yet linkCondition says %d, planContraction %d", v, u, w, lr, r)
+				}
+				break
 			}
 			if ms.kind[v] == vSegment {
 				a, b := m.pos(ms.segEnds[2*ms.ref[v]]), m.pos(ms.segEnds[2*ms.ref[v]+1])
@@ -222,15 +256,15 @@ func TestContractRefusals(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("refusals checked by brute force (inverted, link, void): %d %d %d; %d accepted, %d onto a vertex off the edge",
-		seen[refusedInverted], seen[refusedLink], seen[refusedVoid], okSeen, offEdge)
+	t.Logf("refusals checked by brute force (inverted, void): %d %d; %d link condition failures; %d accepted, %d onto a vertex off the edge",
+		seen[refusedInverted], seen[refusedVoid], linkSeen, okSeen, offEdge)
 	for r, msg := range want {
 		if seen[r] == 0 {
 			t.Errorf("no refusal %d whose brute-force result shows %q: the test no longer covers its case", r, msg)
 		}
 	}
-	if okSeen == 0 || offEdge == 0 {
-		t.Errorf("%d accepted contractions, %d onto a vertex off the edge: the test no longer covers its case", okSeen, offEdge)
+	if okSeen == 0 || offEdge == 0 || linkSeen == 0 {
+		t.Errorf("%d accepted contractions, %d onto a vertex off the edge, %d failing the link condition: the test no longer covers its case", okSeen, offEdge, linkSeen)
 	}
 }
 

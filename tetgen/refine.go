@@ -346,18 +346,6 @@ func (ms *mesher) splitTet(t int32, why int) {
 		r.giveUp[key] = 3
 		return
 	}
-	if shape && r.balls.covers(cc) {
-		// The point will not be inserted; only the subfaces it
-		// encroaches may still be split (see coveredCavity).
-		enc := ms.encroachedNear(v, t0, coveredCavity)
-		ms.popVertex()
-		if len(enc) == 0 {
-			r.giveUp[key] = 3
-			return
-		}
-		ms.splitEncroached(t, key, cc, enc, shape)
-		return
-	}
 	m.findCavity(v, t0)
 	// A circumcentre inside a subface's diametral sphere would sit too
 	// close to the surface: split the subface instead.
@@ -370,7 +358,26 @@ func (ms *mesher) splitTet(t int32, why int) {
 	if len(enc) > 0 {
 		m.clearMarks()
 		ms.popVertex()
-		ms.splitEncroached(t, key, cc, enc, shape)
+		split, fine := false, true
+		for _, f := range enc {
+			// An earlier split may have replaced it: test again.
+			if f < ms.s.num() && ms.encroaches(cc, f) {
+				fine = fine && ms.coreFaceFine(f)
+				if ms.splitSubfaceRefine(f, shape) {
+					split = true
+				}
+			}
+		}
+		if !split && fine {
+			// Only protected core facets are in the way: no other
+			// attempt can do better.
+			r.giveUp[key] = 3
+			return
+		}
+		if !split {
+			r.giveUp[key]++
+		}
+		r.tets = append(r.tets, t)
 		return
 	}
 	if !m.starShape(v, t0) {
@@ -380,7 +387,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 		r.tets = append(r.tets, t)
 		return
 	}
-	if d2 := m.cavityNearest2(cc); d2 < centreGap*centreGap*r2 || d2 < floor2 {
+	if d2 := m.cavityNearest2(cc); d2 < centreGap*centreGap*r2 || d2 < floor2 || shape && r.balls.covers(cc) {
 		m.clearMarks()
 		ms.popVertex()
 		r.giveUp[key] = 3
@@ -390,79 +397,6 @@ func (ms *mesher) splitTet(t int32, why int) {
 	ms.tagSteiner(v)
 	ms.rep.SteinerVolume++
 	ms.afterInsert()
-}
-
-// splitEncroached splits the subfaces in enc that circumcentre cc of bad
-// tet t (with sorted vertices key) encroaches, and queues t again unless
-// no attempt can do better.
-func (ms *mesher) splitEncroached(t int32, key [4]int32, cc geom.Vec, enc []int32, shape bool) {
-	r := ms.ref8
-	split, fine := false, true
-	for _, f := range enc {
-		// An earlier split may have replaced it: test again.
-		if f < ms.s.num() && ms.encroaches(cc, f) {
-			fine = fine && ms.coreFaceFine(f)
-			if ms.splitSubfaceRefine(f, shape) {
-				split = true
-			}
-		}
-	}
-	if !split && fine {
-		// Only protected core facets are in the way: no other
-		// attempt can do better.
-		r.giveUp[key] = 3
-		return
-	}
-	if !split {
-		r.giveUp[key]++
-	}
-	r.tets = append(r.tets, t)
-}
-
-// coveredCavity bounds the search for the subfaces that a circumcentre
-// in a protecting ball encroaches: the tets in conflict with it, taken
-// breadth first from the one that holds it. Such a point is never
-// inserted, but the subfaces on its cavity's boundary that it encroaches
-// are split (where their split points lie outside the balls), and
-// dropping those splits made refinement of gmsh_lever.stl and
-// plb_aneurysm.stl run to the vertex cap. Near needles its cavity is
-// large: on stlmodels_gearwheel.bin.stl 176 k such points averaged 1 000
-// tets each and took 90 % of the refine stage, for 23 splits, 22 of them
-// within the first 128 tets; on the lever and the aneurysm every such
-// split came from the first 64.
-const coveredCavity = 128
-
-// encroachedNear returns the subfaces that vertex v encroaches among
-// those on the boundary of its cavity's first limit tets, taken breadth
-// first from t0 (the order findCavity takes them in).
-func (ms *mesher) encroachedNear(v, t0 int32, limit int) []int32 {
-	m := ms.m
-	p := m.pos(v)
-	m.cav = append(m.cav[:0], t0)
-	m.bnd, m.outer = m.bnd[:0], m.outer[:0]
-	m.mark[t0] = inCavity
-	var enc []int32
-	for i := 0; i < len(m.cav) && i < limit; i++ {
-		t := m.cav[i]
-		for _, n := range m.c[t<<3+4 : t<<3+8] {
-			switch {
-			case n < noTet:
-				if f := refSubface(n); ms.encroaches(p, f) {
-					enc = append(enc, f)
-				}
-			case n >= 0 && m.mark[n>>2] == 0:
-				if u := n >> 2; m.conflict(u, v) {
-					m.mark[u] = inCavity
-					m.cav = append(m.cav, u)
-				} else {
-					m.mark[u] = outCavity
-					m.outer = append(m.outer, n) // for clearMarks
-				}
-			}
-		}
-	}
-	m.clearMarks()
-	return enc
 }
 
 // parent returns the later of the two vertices of tet t's shortest edge:

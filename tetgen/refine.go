@@ -81,9 +81,14 @@ func (r *refiner) setGood(m *tri, t int32) {
 }
 
 // qualityVertices bounds the vertices refinement may add for the
-// radius-edge bound alone, per input vertex: a safety net for inputs the
-// local rules do not cover. Past it only size bounds (MaxVolume,
+// radius-edge bound alone, per input vertex (of the surface and the core
+// surface; caller points make no small angles): a safety net for inputs
+// the local rules do not cover. Past it only size bounds (MaxVolume,
 // EdgeLength, Sizing) still refine, and Report.QualityCapped says so.
+// Vertices added for size bounds do not count: when they did, and caller
+// points raised the cap, the cura plate's default build (10 509 medial
+// points) refined for shape up to 2.4 M vertices, 14 M tets, instead of
+// the 0.24 M vertices its surface allows.
 const qualityVertices = 200
 
 // parentFraction is how much nearer than its parent's insertion radius a
@@ -126,7 +131,7 @@ func (ms *mesher) refine() error {
 	ms.ref8 = r
 	lo, hi := ms.bounds()
 	ms.minEdge2 = math.Pow(minRefineEdge*math.Sqrt(geom.Dist2(lo, hi)), 2)
-	ms.qualityCap = len(ms.kind) + qualityVertices*(ms.nInput+len(ms.opt.Points)/3) + 10000
+	ms.qualityCap = qualityVertices*ms.nInput + 10000
 	r.balls = ms.protectSmallAngles()
 	r.radius2 = make([]float64, len(ms.kind))
 	for i := range r.radius2 {
@@ -151,13 +156,17 @@ func (ms *mesher) refine() error {
 			}
 			if m.alive(t) && !r.knownGood(m, t) {
 				if why := ms.badness(t); why != tetFine {
+					n := len(ms.kind)
 					ms.splitTet(t, why)
+					if why == badShape {
+						ms.shapeVertices += len(ms.kind) - n
+					}
 				} else {
 					r.setGood(m, t)
 				}
 			}
 		default:
-			ms.rep.QualityCapped = len(ms.kind) >= ms.qualityCap
+			ms.rep.QualityCapped = ms.shapeVertices >= ms.qualityCap
 			return nil
 		}
 		if ms.opt.Progress != nil && steps%65536 == 0 {
@@ -279,7 +288,7 @@ func (ms *mesher) badness(t int32) int {
 	// 20 k of them and 382 k tets against 11 k and 314 k.
 	// (The tags are read only when a bound asks: most tets are good.)
 	b := o.Quality
-	if r2 > b*b*short && len(ms.kind) < ms.qualityCap &&
+	if r2 > b*b*short && ms.shapeVertices < ms.qualityCap &&
 		!(m.region != nil && m.region[t] == regionCore && ms.allCore(q)) {
 		return badShape
 	}

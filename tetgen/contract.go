@@ -76,19 +76,6 @@ func (ms *mesher) onSegmentOf(u, v int32) bool {
 	return false
 }
 
-// planContraction checks the contraction of v onto u and returns it, or
-// why it is refused. It changes nothing.
-func (ms *mesher) planContraction(v, u int32) (contraction, refusal) {
-	if !ms.removable(v) {
-		return contraction{v: v, u: u}, refusedVertex
-	}
-	c, r := ms.contractionTets(v, u, slices.Clone(ms.m.star(v, nil)))
-	if r != accepted {
-		return c, r
-	}
-	return c, ms.contractionValid(&c)
-}
-
 // contractionTets plans the contraction of removable vertex v, whose
 // star is given, onto u: the new tets and v's subfaces, checked against
 // the rules for where v may go and by the exact orientation of the new

@@ -356,3 +356,17 @@ func TestContractSurfaceKeepsFacets(t *testing.T) {
 	checkCarved(t, ms)
 	checkMesh(t, s, ms.output())
 }
+
+// planContraction checks the contraction of v onto u as contractSliver
+// does, but whatever it does to quality, and returns it, or why it is
+// refused. It changes nothing.
+func (ms *mesher) planContraction(v, u int32) (contraction, refusal) {
+	if !ms.removable(v) {
+		return contraction{v: v, u: u}, refusedVertex
+	}
+	c, r := ms.contractionTets(v, u, slices.Clone(ms.m.star(v, nil)))
+	if r != accepted {
+		return c, r
+	}
+	return c, ms.contractionValid(&c)
+}

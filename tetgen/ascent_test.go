@@ -77,7 +77,7 @@ func TestAscendIcosahedron(t *testing.T) {
 	m.setPos(v, start)
 	before := starMinSine(m, star)
 	a := &ascent{}
-	if !ms.ascend(v, star, a, 0, 0.2, ms.starObjective(star, a, 0, math.Inf(-1))) {
+	if !ms.ascend(v, star, a, 0, 0.2, ms.starObjective(star, &a.worst, 0, math.Inf(-1))) {
 		t.Fatal("the off-centre vertex did not move")
 	}
 	after := starMinSine(m, star)

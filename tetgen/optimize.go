@@ -286,59 +286,19 @@ func (ms *mesher) smooth(v int32) bool {
 	ms.buf = m.star(v, ms.buf)
 	star := ms.buf
 	worst := 0 // index in star of the worst tet: tested first, it rejects most candidates
-	// eval returns the smallest sine over the star, or −1 when it is not
-	// above bound or a tet is not positive.
-	eval := func(bound float64) float64 {
-		w := m.tetMinSine(star[worst])
-		if w <= bound {
-			return -1
-		}
-		wi := worst
-		for i, t := range star {
-			if i == worst {
-				continue
-			}
-			s := m.tetMinSine(t)
-			if s <= bound {
-				worst = i
-				return -1
-			}
-			if s < w {
-				w, wi = s, i
-			}
-		}
-		for _, t := range star {
-			q := m.tet(t)
-			if geom.Orient3DAt(m.xyz, q[0], q[1], q[2], q[3]) <= 0 {
-				return -1
-			}
-		}
-		worst = wi
-		return w
-	}
-	// The smallest sine may be an obtuse angle's, so raising it can lower
-	// the star's smallest angle: a move may not take that below where it
-	// was, or below the target.
-	smallest := func() float64 {
-		w := math.Pi
-		for _, t := range star {
-			w = min(w, m.smallestDihedral(m.tet(t)))
-		}
-		return w
-	}
 	orig := m.pos(v)
-	best, bestQ := orig, eval(-1)
-	if bestQ < 0 {
+	guard := ms.starGuard(star)
+	best, bestQ := orig, ms.starObjective(star, &worst, guard, math.Inf(-1))
+	if math.IsInf(bestQ, -1) {
 		return false
 	}
-	guard := min(smallest(), optTarget)
 	try := func(p geom.Vec) bool {
 		p = ms.constrain(v, p)
 		if p == best {
 			return false
 		}
 		m.setPos(v, p)
-		if q := eval(bestQ); q > bestQ && smallest() >= guard {
+		if q := ms.starObjective(star, &worst, guard, bestQ); q > bestQ {
 			best, bestQ = p, q
 			return true
 		}
@@ -380,23 +340,17 @@ func (ms *mesher) smoothFor(v int32, a *ascent) bool {
 	m := ms.m
 	ms.buf = m.star(v, ms.buf)
 	star := ms.buf
-	// The smallest sine may be an obtuse angle's, so raising it can lower
-	// the star's smallest angle: a move may not take that below where it
-	// was, or below the target.
-	guard := optTarget
-	for _, t := range star {
-		guard = min(guard, m.smallestDihedral(m.tet(t)))
-	}
+	guard := ms.starGuard(star)
 	a.worst = 0
 	orig := m.pos(v)
-	cur := ms.starObjective(star, a, guard, math.Inf(-1))
+	cur := ms.starObjective(star, &a.worst, guard, math.Inf(-1))
 	if math.IsInf(cur, -1) {
 		return false
 	}
 	centroid, sum, n := ms.centroid(v, star)
 	step := 0.2 * sum / n
 	m.setPos(v, ms.constrain(v, centroid))
-	if obj := ms.starObjective(star, a, guard, cur); obj > cur {
+	if obj := ms.starObjective(star, &a.worst, guard, cur); obj > cur {
 		cur = obj
 	} else {
 		m.setPos(v, orig)
@@ -563,30 +517,54 @@ type ascent struct {
 	worst int        // index in the star of the tet that rejected the last position
 }
 
-// starObjective returns the smallest minSine over star with v at its
-// current position when that is above floor, every star tet is
+// starGuard returns the smallest dihedral angle a move of a vertex may
+// leave in its star: the smallest sine may be an obtuse angle's, so
+// raising it can lower the star's smallest angle, which may not fall
+// below where it was, or below the target.
+func (ms *mesher) starGuard(star []int32) float64 {
+	guard := optTarget
+	for _, t := range star {
+		guard = min(guard, ms.m.smallestDihedral(ms.m.tet(t)))
+	}
+	return guard
+}
+
+// starObjective returns the smallest minSine over star, with the moving
+// vertex where it is, when that is above floor, every star tet is
 // positive and the star's smallest angle is at least guard; otherwise
-// −Inf. The tet that failed last is tested first: it rejects most
-// positions.
-func (ms *mesher) starObjective(star []int32, a *ascent, guard, floor float64) float64 {
+// −Inf. star[*worst] is tested first (it rejects most positions);
+// *worst becomes the tet that rejected the position, or the worst tet.
+func (ms *mesher) starObjective(star []int32, worst *int, guard, floor float64) float64 {
 	m := ms.m
-	if s := m.tetMinSine(star[a.worst]); s <= floor {
+	obj := m.tetMinSine(star[*worst])
+	if obj <= floor {
 		return math.Inf(-1)
 	}
-	obj := math.Inf(1)
+	wi := *worst
 	for i, t := range star {
+		if i == *worst {
+			continue
+		}
 		s := m.tetMinSine(t)
 		if s <= floor {
-			a.worst = i
+			*worst = i
 			return math.Inf(-1)
 		}
-		obj = min(obj, s)
+		if s < obj {
+			obj, wi = s, i
+		}
 	}
 	for _, t := range star {
 		q := m.tet(t)
-		if geom.Orient3DAt(m.xyz, q[0], q[1], q[2], q[3]) <= 0 || m.smallestDihedral(q[:]) < guard {
+		if geom.Orient3DAt(m.xyz, q[0], q[1], q[2], q[3]) <= 0 {
 			return math.Inf(-1)
 		}
+	}
+	*worst = wi
+	// guard ≤ optTarget, so this holds exactly when the star's smallest
+	// angle is at least guard.
+	if ms.starGuard(star) < guard {
+		return math.Inf(-1)
 	}
 	return obj
 }
@@ -682,7 +660,7 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 		ok := false
 		for range ascentHalvings {
 			m.setPos(v, ms.constrain(v, geom.Add(x, geom.Scale(alpha, d))))
-			if obj := ms.starObjective(star, a, guard, cur); obj > cur {
+			if obj := ms.starObjective(star, &a.worst, guard, cur); obj > cur {
 				cur, ok = obj, true
 				break
 			}

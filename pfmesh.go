@@ -464,10 +464,17 @@ func (r *Report) Summary(output string, wall time.Duration) string {
 		output, r.Tets, r.Vertices, r.EpsMin, r.EpsMax, r.MinDihedral, r.Solver.Iterations, r.Solver.Residual, wall.Seconds())
 }
 
-// WriteStages prints one line per stage: name, time and what it did.
+// WriteStages prints one line per stage: name, time and what it did;
+// under the exact mesher's line, the mesher's own stages, which say where
+// a slow build spends its time.
 func (r *Report) WriteStages(w io.Writer) {
 	for _, s := range r.Stages {
 		fmt.Fprintf(w, "  %-6s %7.3f s  %s\n", s.Name, s.Seconds, s.Detail)
+		if s.Name == "mesh" && r.ExactMesh != nil {
+			for _, t := range r.ExactMesh.Timings {
+				fmt.Fprintf(w, "         %7.3f s    %s\n", t.Seconds, t.Stage)
+			}
+		}
 	}
 }
 

@@ -208,6 +208,27 @@ func TestBuildBackToBackEnds(t *testing.T) {
 	}
 }
 
+// A verbose build lists the exact mesher's own stages under its line, so a
+// slow build says where its time went.
+func TestWriteStagesListsMesherStages(t *testing.T) {
+	_, rep, err := pfmesh.Build(filepath.Join("fixtures", "cube.stl"), pfmesh.Options{Modulus: 1e6, Coarse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.WriteStages(&b)
+	out := b.String()
+	mesh := strings.Index(out, "  mesh ")
+	if mesh < 0 || rep.ExactMesh == nil || len(rep.ExactMesh.Timings) == 0 {
+		t.Fatalf("no exact mesher stages to list:\n%s", out)
+	}
+	for _, st := range rep.ExactMesh.Timings {
+		if i := strings.Index(out, "s    "+st.Stage+"\n"); i < mesh {
+			t.Errorf("stage %q not listed under the mesh line:\n%s", st.Stage, out)
+		}
+	}
+}
+
 // Options that make no sense are refused before any work.
 func TestBuildRefusesBadOptions(t *testing.T) {
 	s := shapes.Box(1, 1, 1, 1)

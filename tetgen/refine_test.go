@@ -133,3 +133,40 @@ func TestRefineRuleSilentWithoutSmallAngles(t *testing.T) {
 		}
 	}
 }
+
+// TestRefineVerdicts checks the verdicts refinement keeps per tet slot
+// against badness computed afresh on the refined mesh: every live tet
+// must carry its own, so no insertion may make tets it does not judge.
+// The cylinder's small angles leave tets refinement gives up on, bad by
+// their shape; the icosphere's volume bound makes tets bad by size.
+func TestRefineVerdicts(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    *format.Surface
+		opt  Options
+	}{
+		{"cylinder", shapes.Cylinder(1, 4, 36, 1), Options{}},
+		{"icosphere", shapes.Icosphere(1, 2), Options{Quality: 1.414, MaxVolume: 1e-3}},
+	} {
+		ms := refineOnly(t, c.s, c.opt)
+		m, r := ms.m, ms.ref8
+		bad, live := 0, 0
+		for tt := int32(0); tt < int32(m.numTets()); tt++ {
+			if !m.alive(tt) {
+				continue
+			}
+			live++
+			why := ms.badness(tt)
+			if why != tetFine {
+				bad++
+			}
+			if int(r.why[tt]) != why {
+				t.Fatalf("%s: tet %d has verdict %d, badness says %d", c.name, tt, r.why[tt], why)
+			}
+		}
+		if live < 1000 {
+			t.Errorf("%s: only %d tets", c.name, live)
+		}
+		t.Logf("%s: %d tets, %d still bad", c.name, live, bad)
+	}
+}

@@ -7,8 +7,9 @@
 # tets/s, the smallest dihedral angle (pfmesh and TetGen, measured by
 # tetmesh.MeasureQuality on both outputs), peak resident memory per tet
 # (largest over the runs; target for pfmesh: at most 400 B/tet) and pfmesh's
-# time ratio to TetGen (target: at most 0.5). The machine is shared: compare
-# ratios from one run.
+# time ratio to TetGen (target: at most 0.5), and a row for the Delaunay
+# tetrahedralization of 1M random points beside TetGen's (points/s in the
+# tets/s column). The machine is shared: compare ratios from one run.
 #
 #	bench/tetgen/run.sh                 # RUNS=3, A=8e-6 (989k tets)
 #	RUNS=1 A=4e-5 bench/tetgen/run.sh   # quicker, about 100k tets
@@ -60,6 +61,27 @@ bench() { # name file volume-bound ("" for none)
 	}'
 }
 bench "icosphere (a=$A)" "$tmp/sphere.stl" "$A"
+
+# Delaunay of 1M random points (issue 5's target: 2 s): BenchmarkDelaunay
+# against TetGen's own "Delaunay seconds" (-V; -NEF writes no mesh) on
+# points of the same distribution, uniform in the unit cube (awk's, not the
+# benchmark's generator; the medians of RUNS runs each).
+go test -c -o "$tmp/tetgen.test" ./tetgen
+awk -v n=1000000 'BEGIN { srand(1); print n, 3, 0, 0
+	for (i = 1; i <= n; i++) printf "%d %.17g %.17g %.17g\n", i, rand(), rand(), rand() }' >"$tmp/r.node"
+: >"$tmp/pd"
+: >"$tmp/td"
+for _ in $(seq "$RUNS"); do
+	"$tmp/tetgen.test" -test.run XXX -test.bench 'BenchmarkDelaunay/n=1e\+06' -test.benchtime 1x |
+		awk '/ns\/op/ { print $3 / 1e9 }' >>"$tmp/pd"
+	tetgen -VNEF "$tmp/r.node" | awk '/^Delaunay seconds/ { print $3 }' >>"$tmp/td"
+done
+median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+awk -v ps="$(median "$tmp/pd")" -v ts="$(median "$tmp/td")" 'BEGIN {
+	printf "%-34s %-7s %9s %8.2f %9.0f %7s %6s %6.2f\n", "delaunay, 1M random points", "pfmesh", "-", ps, 1e6/ps, "-", "-", ps/ts
+	printf "%-34s %-7s %9s %8.2f %9.0f\n", "delaunay, 1M random points", "tetgen", "-", ts, 1e6/ts
+}'
+
 for f in bunny_npm.obj gmsh_lever.stl plb_aneurysm.stl netgen_hinge.stl; do
 	[ -f "$corpus/$f" ] && bench "$f" "$corpus/$f" ""
 done

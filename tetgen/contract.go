@@ -452,7 +452,7 @@ func (ms *mesher) contractSliver(t int32) bool {
 			}
 			ok := true
 			for _, nq := range c.newq {
-				ok = ok && m.smallestDihedral(nq[:]) >= acute
+				ok = ok && !m.dihedralBelow(nq[:], acute)
 			}
 			if ok && ms.contractionValid(&c) == accepted {
 				best, bestSine = c, after

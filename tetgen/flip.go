@@ -418,7 +418,7 @@ func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float6
 	}
 	acute = min(acute, optTarget)
 	for _, q := range best {
-		if m.smallestDihedral(q[:]) < acute {
+		if m.dihedralBelow(q[:], acute) {
 			return false
 		}
 	}
@@ -477,6 +477,11 @@ func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float6
 // smallestDihedral returns the smallest dihedral angle (radians) of the
 // tet with vertices q.
 func (m *tri) smallestDihedral(q []int32) float64 {
-	d := tetmesh.Dihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
-	return slices.Min(d[:])
+	return tetmesh.MinDihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+}
+
+// dihedralBelow reports whether smallestDihedral(q) < angle, mostly
+// without arccosines (tetmesh.MinDihedralBelow).
+func (m *tri) dihedralBelow(q []int32, angle float64) bool {
+	return tetmesh.MinDihedralBelow(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]), angle)
 }

@@ -233,8 +233,7 @@ func (ms *mesher) coneBelow(v int32, floor float64) bool {
 	p := m.pos(v)
 	for _, f := range m.bnd {
 		q := m.faceVerts(f)
-		d := tetmesh.Dihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), p)
-		if slices.Min(d[:]) < floor {
+		if tetmesh.MinDihedralBelow(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), p, floor) {
 			return true
 		}
 	}

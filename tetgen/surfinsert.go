@@ -275,12 +275,66 @@ func (ms *mesher) insertOnSurface(v, f, e int32) int {
 	return inserted
 }
 
+// dropHidden drops cavity tets with a boundary face v does not see
+// strictly from inside (the faces of the surface cavity's subfaces aside;
+// c may be nil), then those the drops expose so, until none is left; it
+// reports false if a required tet must go. A face's test does not
+// change while it stays on the boundary, and tets only leave, so only
+// the faces a drop exposes need testing again: rescanning the whole
+// boundary after each sweep of drops (as this did) took a fifth of
+// plb_aneurysm.stl's refine stage. Which tets go does not depend on the
+// order: a tet with such a face has it in every smaller cavity, so all
+// orders drop the same set.
+func (m *tri) dropHidden(v int32, required int, c *surfCavity) bool {
+	stack := m.buf2[:0]
+	for _, t := range m.cav {
+		if m.mark[t] != inCavity {
+			continue
+		}
+		for k := int32(0); k < 4; k++ {
+			n := m.c[t<<3|4|k]
+			if n >= 0 && m.mark[n>>2] == inCavity || n < noTet && c != nil && c.has(refSubface(n)) {
+				continue
+			}
+			if m.orientFace(t, int(k), v) >= 0 {
+				stack = append(stack, t)
+				break
+			}
+		}
+	}
+	ok := true
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if m.mark[t] != inCavity {
+			continue
+		}
+		if slices.Contains(m.cav[:required], t) {
+			ok = false
+			break
+		}
+		m.mark[t] = outCavity
+		m.touched = append(m.touched, t)
+		// The faces across t's are on the boundary now.
+		for k := int32(0); k < 4; k++ {
+			if n := m.c[t<<3|4|k]; n >= 0 && m.mark[n>>2] == inCavity && m.orientFace(n>>2, int(n&3), v) >= 0 {
+				stack = append(stack, n>>2)
+			}
+		}
+	}
+	m.buf2 = stack
+	return ok
+}
+
 // shrinkToStar drops cavity tets (never the first required ones) until v
 // sees every boundary face strictly from inside, then lists the boundary
 // in m.bnd and m.outer, leaving out the faces of the surface cavity's
 // subfaces (c may be nil). It reports false if a required tet must go.
 func (m *tri) shrinkToStar(v int32, required int, c *surfCavity) bool {
 	for {
+		if !m.dropHidden(v, required, c) {
+			return false
+		}
 		m.bnd, m.outer = m.bnd[:0], m.outer[:0]
 		for _, t := range m.cav {
 			if m.mark[t] != inCavity {
@@ -297,22 +351,6 @@ func (m *tri) shrinkToStar(v int32, required int, c *surfCavity) bool {
 				m.bnd = append(m.bnd, 4*t+k)
 				m.outer = append(m.outer, n)
 			}
-		}
-		bad := false
-		for _, f := range m.bnd {
-			t := f >> 2
-			if m.mark[t] != inCavity || m.orientFace(t, int(f&3), v) < 0 {
-				continue
-			}
-			if slices.Contains(m.cav[:required], t) {
-				return false
-			}
-			m.mark[t] = outCavity
-			m.touched = append(m.touched, t)
-			bad = true
-		}
-		if bad {
-			continue
 		}
 		// Keep only what stays joined to the required tets: a detached
 		// piece would be coned from v across tets that stay.

@@ -17,6 +17,55 @@ func Dihedral(a, b, c, d geom.Vec) [6]float64 {
 	return out
 }
 
+// MinDihedral returns the smallest of Dihedral's six angles, the same
+// float64, with one arccosine for most tets instead of six: the angle
+// grows with the cosine, so only cosines within cosineSlack of the
+// smallest can give the smallest angle, even if Acos is not monotone to
+// the last ulp. The sliver stage tests every tet of a vertex's star for
+// every position it tries, and the arccosines were most of that cost.
+func MinDihedral(a, b, c, d geom.Vec) float64 {
+	cosv := dihedralCosines(a, b, c, d)
+	return smallestAngle(&cosv, min(cosv[0], cosv[1], cosv[2], cosv[3], cosv[4], cosv[5]))
+}
+
+// MinDihedralBelow reports whether MinDihedral(a, b, c, d) < angle
+// (radians, in [0, π]), with no arccosine unless the smallest cosine lies
+// within cosineSlack of the angle's: the angle changes at least as fast
+// as its cosine, and Acos errs by a few ulps, so outside that band the
+// cosines decide as the angles would.
+func MinDihedralBelow(a, b, c, d geom.Vec, angle float64) bool {
+	cosv := dihedralCosines(a, b, c, d)
+	lo := min(cosv[0], cosv[1], cosv[2], cosv[3], cosv[4], cosv[5])
+	// dihedralAngle(x) = angle at x = cos(π − angle) = −cos(angle).
+	at := -math.Cos(angle)
+	switch {
+	case lo < at-cosineSlack:
+		return true
+	case lo > at+cosineSlack:
+		return false
+	}
+	return smallestAngle(&cosv, lo) < angle
+}
+
+// smallestAngle returns the smallest dihedralAngle of the cosines cosv,
+// whose smallest is lo: NaN if one is NaN, as min over the angles gives.
+func smallestAngle(cosv *[6]float64, lo float64) float64 {
+	if math.IsNaN(lo) {
+		return lo
+	}
+	out := math.Inf(1)
+	for _, x := range cosv {
+		if x <= lo+cosineSlack {
+			out = min(out, dihedralAngle(x))
+		}
+	}
+	return out
+}
+
+// cosineSlack is how far apart two cosines must be for their arccosines'
+// order to be certain: far more than Acos's error of a few ulps.
+const cosineSlack = 1e-9
+
 // dihedralCosines returns the cosines of the angles between the outward
 // normals of the two faces at each of TetEdges. The interior dihedral
 // angle π − acos(x) grows with x, so comparing cosines orders angles

@@ -3,6 +3,7 @@ package tetmesh
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -127,5 +128,31 @@ func TestVolumeAsTetVolume(t *testing.T) {
 	}
 	if got := cube.Volume(); math.Abs(math.Abs(got)-1) > 1e-15 {
 		t.Fatalf("unit cube volume %v", got)
+	}
+}
+
+// MinDihedral is the smallest of Dihedral's six angles to the bit, and
+// MinDihedralBelow compares that angle, also at angles an ulp and less
+// than cosineSlack away from it, where the cosines alone cannot decide.
+func TestMinDihedralAsSixAngles(t *testing.T) {
+	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	tets := randomTets(20000)
+	r := math.Sqrt(8.0 / 9)
+	tets = append(tets,
+		[4]geom.Vec{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}},                                                                       // three right angles
+		[4]geom.Vec{{0, 0, 1}, {r, 0, -1.0 / 3}, {-r / 2, r * math.Sqrt(3) / 2, -1.0 / 3}, {-r / 2, -r * math.Sqrt(3) / 2, -1.0 / 3}}) // six ties
+	for i, p := range tets {
+		a, b, c, d := p[0], p[1], p[2], p[3]
+		six := Dihedral(a, b, c, d)
+		want := slices.Min(six[:])
+		if got := MinDihedral(a, b, c, d); !same(got, want) {
+			t.Fatalf("tet %d %v: MinDihedral %v, smallest of %v", i, p, got, want)
+		}
+		for _, angle := range []float64{want, math.Nextafter(want, 0), math.Nextafter(want, 4), want - 1e-10, want + 1e-10,
+			want - 1e-8, want + 1e-8, 12 * math.Pi / 180, 15 * math.Pi / 180, 0, math.Pi} {
+			if got := MinDihedralBelow(a, b, c, d, angle); got != (want < angle) {
+				t.Fatalf("tet %d %v: MinDihedralBelow(%v) = %v with the smallest angle %v", i, p, angle, got, want)
+			}
+		}
 	}
 }

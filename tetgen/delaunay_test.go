@@ -471,3 +471,67 @@ func TestMarkDuplicates(t *testing.T) {
 		}
 	}
 }
+
+// TestScanForFirstHolder checks scanFor, which skips tets whose bounding
+// box misses the point, against the plain scan: the first live finite tet
+// none of whose faces sees the point from outside. The points are a
+// lattice's (so queries fall on shared vertices, edges and faces, where
+// several tets hold them and the first must be found), midpoints, random
+// points and points outside the hull.
+func TestScanForFirstHolder(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	var xyz []float64
+	for i := range 5 {
+		for j := range 5 {
+			for k := range 5 {
+				xyz = append(xyz, float64(i), float64(j), float64(k))
+			}
+		}
+	}
+	m, _, _, err := delaunay(xyz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	holds := func(u, v int32) bool {
+		for k := range 4 {
+			if m.orientFace(u, k, v) > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	// Every holder, from the last slot down: the one kept is the first.
+	plain := func(v int32) int32 {
+		first := int32(-1)
+		for u := int32(m.numTets()) - 1; u >= 0; u-- {
+			if m.alive(u) && !m.isGhost(u) && holds(u, v) {
+				first = u
+			}
+		}
+		return first
+	}
+	var queries []geom.Vec
+	for range 300 {
+		queries = append(queries,
+			geom.Vec{float64(r.Intn(5)), float64(r.Intn(5)), float64(r.Intn(5))},
+			geom.Vec{float64(r.Intn(9)) / 2, float64(r.Intn(9)) / 2, float64(r.Intn(9)) / 2},
+			geom.Vec{4 * r.Float64(), 4 * r.Float64(), 4 * r.Float64()},
+			geom.Vec{6*r.Float64() - 1, 6*r.Float64() - 1, 6*r.Float64() - 1})
+	}
+	held := 0
+	for _, p := range queries {
+		v := m.addVertex(p)
+		got, want := m.scanFor(v), plain(v)
+		if got != want {
+			t.Fatalf("point %v: scanFor %d, plain scan %d", p, got, want)
+		}
+		if got >= 0 {
+			held++
+		}
+		m.xyz = m.xyz[:len(m.xyz)-3]
+		m.vt = m.vt[:len(m.vt)-1]
+	}
+	if held < len(queries)/2 {
+		t.Fatalf("only %d of %d points in the mesh", held, len(queries))
+	}
+}

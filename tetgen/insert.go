@@ -162,8 +162,17 @@ func (ms *mesher) insertPoints() error {
 // scanFor returns a live tet that contains vertex v (all four faces see it
 // from inside or on), or −1: the slow, sure way to locate.
 func (m *tri) scanFor(v int32) int32 {
+	j := 3 * int(v)
+	px, py, pz := m.xyz[j], m.xyz[j+1], m.xyz[j+2]
 	for t := int32(0); t < int32(m.numTets()); t++ {
 		if !m.alive(t) || m.isGhost(t) {
+			continue
+		}
+		// A tet holds only points of its bounding box, and comparing
+		// coordinates is exact: most tets fail this before any
+		// orientation test (on occt_propeller.stl's sliver stage, whose
+		// relocations scan 4 M tets, the tests were a tenth of the run).
+		if !m.boxHolds(t, px, py, pz) {
 			continue
 		}
 		inside := true
@@ -175,6 +184,17 @@ func (m *tri) scanFor(v int32) int32 {
 		}
 	}
 	return -1
+}
+
+// boxHolds reports whether the bounding box of finite tet t holds the
+// point (x, y, z).
+func (m *tri) boxHolds(t int32, x, y, z float64) bool {
+	q := m.c[t<<3 : t<<3+4 : t<<3+4]
+	a, b, c, d := 3*int(q[0]), 3*int(q[1]), 3*int(q[2]), 3*int(q[3])
+	xyz := m.xyz
+	return x >= min(xyz[a], xyz[b], xyz[c], xyz[d]) && x <= max(xyz[a], xyz[b], xyz[c], xyz[d]) &&
+		y >= min(xyz[a+1], xyz[b+1], xyz[c+1], xyz[d+1]) && y <= max(xyz[a+1], xyz[b+1], xyz[c+1], xyz[d+1]) &&
+		z >= min(xyz[a+2], xyz[b+2], xyz[c+2], xyz[d+2]) && z <= max(xyz[a+2], xyz[b+2], xyz[c+2], xyz[d+2])
 }
 
 // anyTet returns some live tet.

@@ -19,11 +19,25 @@ import (
 
 // star appends to buf the live tets that have vertex v.
 func (m *tri) star(v int32, buf []int32) []int32 {
+	buf, _ = m.starFind(v, buf, nil)
+	return buf
+}
+
+// starFind walks v's star as star does, into buf, but stops at the first
+// tet t (in star's order) for which hit(t) holds (hit may be nil) and
+// returns it, or −1. Boundary recovery asks of every subsegment whether
+// it is an edge: the whole star of its end took most of the stage.
+func (m *tri) starFind(v int32, buf []int32, hit func(t int32) bool) ([]int32, int32) {
 	t0 := m.vt[v]
 	buf = append(buf[:0], t0)
 	m.mark[t0] = inCavity
+	found := int32(-1)
 	for i := 0; i < len(buf); i++ {
 		t := buf[i]
+		if hit != nil && hit(t) {
+			found = t
+			break
+		}
 		for k := int32(0); k < 4; k++ {
 			if m.c[t<<3|k] == v {
 				continue
@@ -45,40 +59,39 @@ func (m *tri) star(v int32, buf []int32) []int32 {
 	for _, t := range buf {
 		m.mark[t] = 0
 	}
-	return buf
+	return buf, found
 }
 
 // findEdge reports whether a–b is an edge of the tetrahedralization.
 func (ms *mesher) findEdge(a, b int32) bool {
-	ms.buf = ms.m.star(a, ms.buf)
-	for _, t := range ms.buf {
+	var t int32
+	ms.buf, t = ms.m.starFind(a, ms.buf, func(t int32) bool {
 		q := ms.m.tet(t)
-		if q[0] == b || q[1] == b || q[2] == b || q[3] == b {
-			return true
-		}
-	}
-	return false
+		return q[0] == b || q[1] == b || q[2] == b || q[3] == b
+	})
+	return t >= 0
 }
 
 // findFace returns a face id 4·t+k of a tet with face {a, b, c}, or −1.
 func (ms *mesher) findFace(a, b, c int32) int32 {
 	m := ms.m
-	ms.buf = m.star(a, ms.buf)
-	for _, t := range ms.buf {
-		q := m.tet(t)
+	face := int32(-1)
+	ms.buf, _ = m.starFind(a, ms.buf, func(t int32) bool {
 		mask := 0
-		for k, v := range q {
+		for k, v := range m.tet(t) {
 			if v == a || v == b || v == c {
 				mask |= 1 << k
 			}
 		}
 		for k := int32(0); k < 4; k++ {
 			if mask == 15^(1<<k) {
-				return 4*t + k
+				face = 4*t + k
+				return true
 			}
 		}
-	}
-	return -1
+		return false
+	})
+	return face
 }
 
 // recoverSurface adds Steiner points until the surface is part of the
@@ -340,7 +353,9 @@ func (ms *mesher) encroacher(a, b int32, search int) int32 {
 				}
 			}
 		}
-		for k := int32(0); k < 4; k++ {
+		// A tet queued past search would never be searched: with that
+		// many queued (a's star is often larger), growing stops.
+		for k := int32(0); k < 4 && len(queue) < search; k++ {
 			n := m.c[t<<3|4|k]
 			if n < 0 || m.mark[n>>2] != 0 {
 				continue

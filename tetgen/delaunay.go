@@ -546,7 +546,15 @@ func (m *tri) linkCone(v int32) {
 		open = open || ab == noTet || bc == noTet || ca == noTet
 	}
 	if open {
-		l.clear()
+		// Empty the entries no reverse edge took: the table is 16 KB,
+		// and every surface insertion leaves some (its cone is open
+		// along the surface).
+		for i := range m.newTets {
+			q := l.ids[4*i : 4*i+4 : 4*i+4]
+			l.take(q[0], q[1])
+			l.take(q[1], q[2])
+			l.take(q[2], q[0])
+		}
 	}
 	if m.own == nil { // else vertices may be in other workers' tets
 		for x := uint32(1); x < l.next && x < coneVerts; x++ {

@@ -264,7 +264,7 @@ func TestVoidSplitsOffPlanarWalls(t *testing.T) {
 	var n0 int32
 	for _, st := range stages {
 		if st.name == "voids" {
-			if flatTets(ms, 0) == 0 {
+			if flatTets(ms, 0, false) == 0 {
 				t.Fatal("no flat tets before void splitting: the test no longer covers its case")
 			}
 			n0 = int32(len(ms.kind))
@@ -273,7 +273,7 @@ func TestVoidSplitsOffPlanarWalls(t *testing.T) {
 			t.Fatalf("%s: %v", st.name, err)
 		}
 		if st.name == "voids" {
-			if n := flatTets(ms, n0); n > 0 {
+			if n := flatTets(ms, n0, false); n > 0 {
 				t.Errorf("void splitting made %d flat tets", n)
 			}
 		}

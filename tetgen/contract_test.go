@@ -1,6 +1,7 @@
 package tetgen
 
 import (
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -55,62 +56,100 @@ func boxBeforeSlivers(t *testing.T) *mesher {
 }
 
 // Contracting an interior Steiner point put next to another removes the
-// slivers it made: the recomputed smallest angle comes back up, the mesh
-// is valid and its volume is exactly the same.
+// slivers it made: the mesh is again the one before the point, its
+// smallest angle back up, valid and of exactly the same volume. That
+// holds where the point's cavity kept to u's star: every tet of the
+// point's star that does not hold u, with the point renamed u, was a tet
+// before. Elsewhere the cavity reaches tets around u's star (u nearly on
+// their circumspheres), and the contraction makes tets that were not
+// there, which may be worse (on this box, 5 of the 11 interior vertices
+// after a change of refinement order): the test takes the first
+// interior vertex where it holds.
 func TestContractInteriorSliver(t *testing.T) {
 	s := shapes.Box(1, 1, 1, 2)
-	ms := boxBeforeSlivers(t)
-	m := ms.m
-	before := smallestAngle(m, nil)
-	vol := exactVolume6(m)
-	// An interior Steiner vertex u whose star is all inside the body.
-	u := int32(-1)
-	for w := int32(0); w < int32(len(ms.kind)) && u < 0; w++ {
-		if ms.kind[w] != vVolume || m.vt[w] == noTet {
+	for _, u := range innerVertices(boxBeforeSlivers(t)) {
+		ms := boxBeforeSlivers(t)
+		m := ms.m
+		before, tets := smallestAngle(m, nil), liveTets(m)
+		vol := exactVolume6(m)
+		// v: a point a hundredth of u's shortest edge away.
+		short := math.Inf(1)
+		for _, x := range ms.neighbours(u, m.star(u, nil)) {
+			short = min(short, math.Sqrt(geom.Dist2(m.pos(x), m.pos(u))))
+		}
+		p := geom.Add(m.pos(u), geom.Vec{0.006 * short, 0.007 * short, 0.0049 * short})
+		v := ms.addVertex(p, vVolume, -1, onNone)
+		t0, blocked := m.locate(v, m.vt[u])
+		if blocked >= 0 || ms.insertForced(v, t0, []int32{t0}, true, 0) != inserted {
+			t.Fatal("could not insert the sliver-making point")
+		}
+		ms.tagSteiner(v)
+		kept := true
+		for _, tt := range m.star(v, nil) {
+			q := [4]int32(m.tet(tt))
+			if !slices.Contains(q[:], u) {
+				q[slices.Index(q[:], v)] = u
+				kept = kept && tets[sortedTet(q[:])]
+			}
+		}
+		if !kept {
+			continue
+		}
+		withSliver := smallestAngle(m, nil)
+		if withSliver >= before/2 {
+			t.Fatalf("the new point left the smallest angle at %.3g° (%.3g° before): no sliver to remove", withSliver*180/math.Pi, before*180/math.Pi)
+		}
+		c, r := ms.planContraction(v, u)
+		if r != accepted {
+			t.Fatalf("contraction of the new point onto its neighbour refused (%d)", r)
+		}
+		ms.contract(&c)
+		after := smallestAngle(m, nil)
+		if after < before {
+			t.Errorf("smallest angle %.4g° after the contraction, %.4g° before the point, %.3g° with it",
+				after*180/math.Pi, before*180/math.Pi, withSliver*180/math.Pi)
+		}
+		if got := liveTets(m); !maps.Equal(got, tets) {
+			t.Errorf("%d tets after the contraction, %d before the point: not the same mesh", len(got), len(tets))
+		}
+		if got := exactVolume6(m); got.Cmp(vol) != 0 {
+			t.Errorf("volume changed: 6V = %s, was %s", got.FloatString(20), vol.FloatString(20))
+		}
+		checkCarved(t, ms)
+		checkMesh(t, s, ms.output())
+		return
+	}
+	t.Fatal("no interior vertex with an interior star where the point's cavity keeps to its star: the test no longer covers its case")
+}
+
+// innerVertices returns the interior Steiner vertices whose stars are
+// all inside the body.
+func innerVertices(ms *mesher) []int32 {
+	var out []int32
+	for w := int32(0); w < int32(len(ms.kind)); w++ {
+		if ms.kind[w] != vVolume || ms.m.vt[w] == noTet {
 			continue
 		}
 		inner := true
-		for _, x := range ms.neighbours(w, m.star(w, nil)) {
+		for _, x := range ms.neighbours(w, ms.m.star(w, nil)) {
 			inner = inner && !ms.isBoundaryVertex(x)
 		}
 		if inner {
-			u = w
+			out = append(out, w)
 		}
 	}
-	if u < 0 {
-		t.Fatal("no interior vertex with an interior star: the test no longer covers its case")
+	return out
+}
+
+// liveTets returns the live tets of m by their sorted vertices.
+func liveTets(m *tri) map[[4]int32]bool {
+	out := map[[4]int32]bool{}
+	for t := int32(0); t < int32(m.numTets()); t++ {
+		if m.alive(t) {
+			out[sortedTet(m.tet(t))] = true
+		}
 	}
-	// v: a point a hundredth of u's shortest edge away.
-	short := math.Inf(1)
-	for _, x := range ms.neighbours(u, m.star(u, nil)) {
-		short = min(short, math.Sqrt(geom.Dist2(m.pos(x), m.pos(u))))
-	}
-	p := geom.Add(m.pos(u), geom.Vec{0.006 * short, 0.007 * short, 0.0049 * short})
-	v := ms.addVertex(p, vVolume, -1, onNone)
-	t0, blocked := m.locate(v, m.vt[u])
-	if blocked >= 0 || ms.insertForced(v, t0, []int32{t0}, true, 0) != inserted {
-		t.Fatal("could not insert the sliver-making point")
-	}
-	ms.tagSteiner(v)
-	withSliver := smallestAngle(m, nil)
-	if withSliver >= before/2 {
-		t.Fatalf("the new point left the smallest angle at %.3g° (%.3g° before): no sliver to remove", withSliver*180/math.Pi, before*180/math.Pi)
-	}
-	c, r := ms.planContraction(v, u)
-	if r != accepted {
-		t.Fatalf("contraction of the new point onto its neighbour refused (%d)", r)
-	}
-	ms.contract(&c)
-	after := smallestAngle(m, nil)
-	if after < before {
-		t.Errorf("smallest angle %.4g° after the contraction, %.4g° before the point, %.3g° with it",
-			after*180/math.Pi, before*180/math.Pi, withSliver*180/math.Pi)
-	}
-	if got := exactVolume6(m); got.Cmp(vol) != 0 {
-		t.Errorf("volume changed: 6V = %s, was %s", got.FloatString(20), vol.FloatString(20))
-	}
-	checkCarved(t, ms)
-	checkMesh(t, s, ms.output())
+	return out
 }
 
 // contractMesh is the contraction of output vertex v onto u done on a
@@ -218,9 +257,11 @@ func TestContractRefusals(t *testing.T) {
 				break
 			}
 			if ms.kind[v] == vSegment {
+				// Off the line by more than rounding: split points on an
+				// edge not parallel to an axis are rounded off its line.
 				a, b := m.pos(ms.segEnds[2*ms.ref[v]]), m.pos(ms.segEnds[2*ms.ref[v]+1])
-				if geom.Orient3D(a, b, m.pos(u), geom.Add(a, geom.Vec{1, 0.3, 0.7})) != 0 ||
-					geom.Orient3D(a, b, m.pos(u), geom.Add(a, geom.Vec{-0.2, 1, 0.1})) != 0 {
+				ab := geom.Sub(b, a)
+				if geom.Norm(geom.Cross(ab, geom.Sub(m.pos(u), a))) > 1e-12*geom.Dot(ab, ab) {
 					offEdge++
 					if r != refusedVertex {
 						t.Errorf("c vertex %d onto %d off its input edge: %d, not refused", v, u, r)

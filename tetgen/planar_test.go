@@ -43,15 +43,23 @@ func latticePrism(n int) *format.Surface {
 }
 
 // flatTets counts the live tets with a vertex from `from` on whose
-// smallest dihedral sine is below voidFloorSine: flat to rounding.
-func flatTets(ms *mesher, from int32) int {
+// smallest dihedral sine is below voidFloorSine: flat to rounding. With
+// onWall, only those with a face on the surface count.
+func flatTets(ms *mesher, from int32, onWall bool) int {
 	m, n := ms.m, 0
 	for t := int32(0); t < int32(m.numTets()); t++ {
 		if !m.alive(t) || m.isGhost(t) {
 			continue
 		}
 		q := m.tet(t)
-		if max(q[0], q[1], q[2], q[3]) >= from && minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])) < voidFloorSine {
+		if max(q[0], q[1], q[2], q[3]) < from || minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])) >= voidFloorSine {
+			continue
+		}
+		wall := false
+		for k := int32(0); k < 4; k++ {
+			wall = wall || m.across(4*t+k) < noTet
+		}
+		if wall || !onWall {
 			n++
 		}
 	}
@@ -95,6 +103,11 @@ func TestPlanarFacetGroups(t *testing.T) {
 // gear prism 25, lattice prism 27; stlmodels_gearwheel 4 578). With
 // planar groups it makes none, and the finished mesh passes checkMesh. With joinCoplanar
 // the same run must make some, or the test no longer covers its case.
+// Only flat tets with a face on the surface count: four points on two
+// input edges that meet at a vertex, split at the same distances from it
+// (concentric shells, segmentSplitPoint), are cocircular, and the
+// Delaunay tetrahedralization may join them in a flat tet inside the
+// body, as it did on the gear prism once size refinement changed order.
 func TestNoFlatTetsOnPlanarWalls(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -114,7 +127,7 @@ func TestNoFlatTetsOnPlanarWalls(t *testing.T) {
 						t.Fatalf("%s: %v", st.name, err)
 					}
 					if st.name == "refine" {
-						n = flatTets(ms, 0)
+						n = flatTets(ms, 0, true)
 						if join {
 							break
 						}

@@ -26,8 +26,9 @@ func Orient2D(a, b, c [2]float64) int {
 		return sign(det)
 	}
 	// det[a−c; b−c] equals det[b−a; c−a].
-	return signExp(det2Exp(diffExp(a[0], c[0]), diffExp(a[1], c[1]),
-		diffExp(b[0], c[0]), diffExp(b[1], c[1])))
+	ar := &expArena{}
+	return signExp(ar.det2Exp(ar.diffExp(a[0], c[0]), ar.diffExp(a[1], c[1]),
+		ar.diffExp(b[0], c[0]), ar.diffExp(b[1], c[1])))
 }
 
 // Orient3D returns +1 if (b−a)×(c−a)·(d−a) > 0 — d lies on the side of
@@ -49,10 +50,11 @@ func shewOrient3D(a, b, c, d Vec) int {
 	if bound == 0 {
 		return 0
 	}
+	ar := &expArena{}
 	row := func(p Vec) [3][]float64 {
-		return [3][]float64{diffExp(p[0], d[0]), diffExp(p[1], d[1]), diffExp(p[2], d[2])}
+		return [3][]float64{ar.diffExp(p[0], d[0]), ar.diffExp(p[1], d[1]), ar.diffExp(p[2], d[2])}
 	}
-	return signExp(det3Exp(row(a), row(b), row(c)))
+	return signExp(ar.det3Exp(row(a), row(b), row(c)))
 }
 
 // InSphere returns +1 if e lies strictly inside the sphere through a, b,
@@ -85,20 +87,21 @@ func inSphereExact(a, b, c, d, e Vec) int {
 		x    [3][]float64
 		lift []float64
 	}
+	ar := &expArena{}
 	mk := func(p Vec) row {
 		var r row
 		for k := 0; k < 3; k++ {
-			r.x[k] = diffExp(p[k], e[k])
+			r.x[k] = ar.diffExp(p[k], e[k])
 		}
-		r.lift = sumExp(sumExp(mulExp(r.x[0], r.x[0]), mulExp(r.x[1], r.x[1])), mulExp(r.x[2], r.x[2]))
+		r.lift = ar.sumExp(ar.sumExp(ar.mulExp(r.x[0], r.x[0]), ar.mulExp(r.x[1], r.x[1])), ar.mulExp(r.x[2], r.x[2]))
 		return r
 	}
 	ra, rb, rc, rd := mk(a), mk(b), mk(c), mk(d)
 	// det[[x y z lift]] over rows a,b,c,d, cofactor signs along column 4:
 	// −, +, −, +.
-	t := sumExp(
-		sumExp(negExp(mulExp(ra.lift, det3Exp(rb.x, rc.x, rd.x))), mulExp(rb.lift, det3Exp(ra.x, rc.x, rd.x))),
-		sumExp(negExp(mulExp(rc.lift, det3Exp(ra.x, rb.x, rd.x))), mulExp(rd.lift, det3Exp(ra.x, rb.x, rc.x))))
+	t := ar.sumExp(
+		ar.sumExp(ar.negExp(ar.mulExp(ra.lift, ar.det3Exp(rb.x, rc.x, rd.x))), ar.mulExp(rb.lift, ar.det3Exp(ra.x, rc.x, rd.x))),
+		ar.sumExp(ar.negExp(ar.mulExp(rc.lift, ar.det3Exp(ra.x, rb.x, rd.x))), ar.mulExp(rd.lift, ar.det3Exp(ra.x, rb.x, rc.x))))
 	// Shewchuk's insphere is this determinant.
 	return signExp(t)
 }
@@ -122,11 +125,12 @@ func InCircle(a, b, c, d [2]float64) int {
 	if perm == 0 {
 		return 0
 	}
+	ar := &expArena{}
 	mk := func(p [2]float64) [3][]float64 {
-		x, y := diffExp(p[0], d[0]), diffExp(p[1], d[1])
-		return [3][]float64{x, y, sumExp(mulExp(x, x), mulExp(y, y))}
+		x, y := ar.diffExp(p[0], d[0]), ar.diffExp(p[1], d[1])
+		return [3][]float64{x, y, ar.sumExp(ar.mulExp(x, x), ar.mulExp(y, y))}
 	}
-	return signExp(det3Exp(mk(a), mk(b), mk(c)))
+	return signExp(ar.det3Exp(mk(a), mk(b), mk(c)))
 }
 
 func sign(x float64) int {

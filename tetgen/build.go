@@ -156,6 +156,11 @@ type mesher struct {
 	size     []float64 // per vertex: Options.Sizing there, NaN until asked
 	minEdge2 float64   // squared shortest edge refinement may create
 
+	// keepAcute makes optimization's flips keep the smallest acute
+	// angle of what they replace (or optTarget), as smoothing does: set
+	// for the passes after reinsertion.
+	keepAcute bool
+
 	rep   *Report
 	buf   []int32
 	buf2  []int32

@@ -427,6 +427,9 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 		if nb >= 2 {
 			accept = func(tris [][3]int32) bool { return !ms.makesVoid(tris, link) }
 		}
+		if ms.keepAcute {
+			accept = ms.acuteKept(tets, x, y, accept)
+		}
 		if m.removeRing(x, y, tets, link, accept, score, before*1.05) {
 			return true
 		}
@@ -448,11 +451,39 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 			m.sines++
 			after = min(after, score([4]int32{abc[i], abc[(i+1)%3], e, d}))
 		}
+		if after > before*1.05 && ms.keepAcute {
+			acute := min(optTarget, m.smallestDihedral(q), m.smallestDihedral(m.tet(o>>2)))
+			for i := 0; i < 3; i++ {
+				if m.dihedralBelow([]int32{abc[i], abc[(i+1)%3], e, d}, acute) {
+					after = 0
+				}
+			}
+		}
 		if after > before*1.05 && m.flip23(f) {
 			return true
 		}
 	}
 	return false
+}
+
+// acuteKept returns accept (nil: any) that also refuses a triangulation
+// of the link of edge x–y, whose tets are given, when a new tet has an
+// angle below their smallest acute one or optTarget: with keepAcute set,
+// a flip may raise the smallest sine only as smoothing does.
+func (ms *mesher) acuteKept(tets []int32, x, y int32, accept func(tris [][3]int32) bool) func(tris [][3]int32) bool {
+	m := ms.m
+	acute := optTarget
+	for _, u := range tets {
+		acute = min(acute, m.smallestDihedral(m.tet(u)))
+	}
+	return func(tris [][3]int32) bool {
+		for _, tr := range tris {
+			if m.dihedralBelow([]int32{tr[0], tr[1], tr[2], x}, acute) || m.dihedralBelow([]int32{tr[0], tr[1], tr[2], y}, acute) {
+				return false
+			}
+		}
+		return accept == nil || accept(tris)
+	}
 }
 
 // isBoundaryVertex reports whether v lies on the outer surface.
@@ -582,9 +613,8 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 	if math.IsInf(cur, -1) {
 		return false
 	}
-	moved := false
-	for range ascentSteps {
-		x := m.pos(v)
+	x0 := m.pos(v)
+	sines := func(x geom.Vec, cur float64) []ascentFn {
 		h := 1e-7 * step
 		a.fns = a.fns[:0]
 		for _, t := range star {
@@ -626,8 +656,35 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 			}
 		}
 		m.sines += len(star)
+		return a.fns
+	}
+	objective := func(y geom.Vec, floor float64) (float64, geom.Vec) {
+		y = ms.constrain(v, y)
+		m.setPos(v, y)
+		return ms.starObjective(star, &a.worst, guard, floor), y
+	}
+	// Along the directions v may move: the line search's rates g·d need
+	// no projection, d being one of them.
+	x, _ := a.climb(x0, cur, ascentSteps, step, sines, objective, func(g geom.Vec) geom.Vec { return ms.tangent(v, g) })
+	m.setPos(v, x)
+	return x != x0
+}
+
+// climb takes up to steps ascent steps of at most step from x, where
+// the smallest of the functions fns returns (values and gradients at x;
+// it may leave out those far above cur) is cur: each goes along the direction that raises every nearly
+// smallest one at once (minNormHull of their gradients, projected by
+// project) until, by the gradients, another would become the smallest,
+// halving the step until obj (which returns the value at a point and
+// the point it took, −Inf unless above floor) rises. It returns the
+// point reached and the value there; it stops when no direction raises
+// them all or a step fails.
+func (a *ascent) climb(x geom.Vec, cur float64, steps int, step float64, fns func(x geom.Vec, cur float64) []ascentFn,
+	obj func(y geom.Vec, floor float64) (float64, geom.Vec), project func(g geom.Vec) geom.Vec) (geom.Vec, float64) {
+	for range steps {
+		fs := fns(x, cur)
 		lo := math.Inf(1)
-		for _, fn := range a.fns {
+		for _, fn := range fs {
 			lo = min(lo, fn.f)
 		}
 		// Sines nearly tied but rising in opposite directions can put
@@ -637,11 +694,9 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 		dd, tol := 0.0, ascentTol
 		for ; tol > ascentTol/2000 && !(dd > 0); tol /= 10 {
 			a.act = a.act[:0]
-			for _, fn := range a.fns {
+			for _, fn := range fs {
 				if fn.f <= lo+tol {
-					// Along the directions v may move: the line search's
-					// rates g·d need no projection, d being one of them.
-					fn.g = ms.tangent(v, fn.g)
+					fn.g = project(fn.g)
 					a.act = append(a.act, fn)
 				}
 			}
@@ -656,34 +711,31 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 			break
 		}
 		tol *= 10
-		// Each active sine rises at rate ≥ |d|² along d; stop where an
-		// inactive one, rising slower, would meet them.
+		// Each active function rises at rate ≥ |d|² along d; stop where
+		// an inactive one, rising slower, would meet them.
 		rate := math.Inf(1)
 		for _, fn := range a.act {
 			rate = min(rate, geom.Dot(fn.g, d))
 		}
 		alpha := step / math.Sqrt(dd)
-		for _, fn := range a.fns {
+		for _, fn := range fs {
 			if r := geom.Dot(fn.g, d); fn.f > lo+tol && r < rate {
 				alpha = min(alpha, (fn.f-lo)/(rate-r))
 			}
 		}
 		ok := false
 		for range ascentHalvings {
-			m.setPos(v, ms.constrain(v, geom.Add(x, geom.Scale(alpha, d))))
-			if obj := ms.starObjective(star, &a.worst, guard, cur); obj > cur {
-				cur, ok = obj, true
+			if o, y := obj(geom.Add(x, geom.Scale(alpha, d)), cur); o > cur {
+				x, cur, ok = y, o, true
 				break
 			}
 			alpha /= 2
 		}
 		if !ok {
-			m.setPos(v, x)
 			break
 		}
-		moved = true
 	}
-	return moved
+	return x, cur
 }
 
 // tangent returns g projected on the directions vertex v may move in:

@@ -141,8 +141,7 @@ func (ms *mesher) reinsertSliver(t int32) bool {
 // smallest dihedral angle at least floor (radians).
 func coneAbove(bnd [][3]geom.Vec, p geom.Vec, floor float64) bool {
 	for _, f := range bnd {
-		d := tetmesh.Dihedral(f[0], f[1], f[2], p)
-		if slices.Min(d[:]) < floor {
+		if tetmesh.MinDihedralBelow(f[0], f[1], f[2], p, floor) {
 			return false
 		}
 	}

@@ -62,8 +62,7 @@ func (ms *mesher) removeSlivers() error {
 	// flips around the new vertices, which is where its gains come from
 	// (reinsert.go). Its flips then keep the smallest acute angle too,
 	// as its smoothing and reinsertion do, so that no stage after
-	// contraction lowers the mesh's smallest angle (unguarded, they took
-	// the cura plate's from 0.722° to 0.61°).
+	// contraction lowers the mesh's smallest angle.
 	ms.keepAcute = true
 	for range reinsertRounds {
 		if ms.reinsertSlivers() == 0 {

@@ -64,6 +64,7 @@ func (ms *mesher) removeSlivers() error {
 	// as its smoothing and reinsertion do, so that no stage after
 	// contraction lowers the mesh's smallest angle.
 	ms.keepAcute = true
+	defer func() { ms.keepAcute = false }()
 	for range reinsertRounds {
 		if ms.reinsertSlivers() == 0 {
 			break

@@ -1,6 +1,7 @@
 package tetgen
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -33,24 +34,34 @@ func TestInSphereAt(t *testing.T) {
 			}
 		})
 	}
-	t.Run("cospherical", func(t *testing.T) {
-		// Points of the unit sphere's rational parametrisation are
-		// exactly on it; nudging one by an ulp leaves the sign to be
-		// decided by exact arithmetic.
-		xyz := make([]float64, 15)
-		for it := 0; it < 20000; it++ {
-			for p := 0; p < 5; p++ {
-				u, w := float64(r.Intn(9)-4), float64(r.Intn(9)-4)
-				den := 1 + u*u + w*w
-				xyz[3*p], xyz[3*p+1], xyz[3*p+2] = 2*u/den, 2*w/den, (u*u+w*w-1)/den
+	// Points of the unit sphere's rational parametrisation are exactly on
+	// it; nudging one by an ulp leaves the sign to be decided by exact
+	// arithmetic. Scaled by a power of two they stay cospherical: at
+	// 2⁻¹⁰⁰ the quick filter's squared bound is below the normal floats,
+	// at 2¹⁵⁰ it overflows.
+	for _, scale := range []float64{1, 0x1p-100, 0x1p150} {
+		t.Run(fmt.Sprintf("cospherical×%g", scale), func(t *testing.T) {
+			xyz := make([]float64, 15)
+			for it := 0; it < 20000; it++ {
+				for p := 0; p < 5; p++ {
+					u, w := float64(r.Intn(9)-4), float64(r.Intn(9)-4)
+					den := 1 + u*u + w*w
+					xyz[3*p], xyz[3*p+1], xyz[3*p+2] = 2*u/den*scale, 2*w/den*scale, (u*u+w*w-1)/den*scale
+					if it%4 >= 2 {
+						// Off the origin the coordinates round: the
+						// float determinant's sign is often wrong.
+						xyz[3*p] += 3 * scale
+						xyz[3*p+1] += 5 * scale
+					}
+				}
+				if it%2 == 1 {
+					k := r.Intn(15)
+					xyz[k] = xyz[k] * (1 + 0x1p-52*float64(r.Intn(3)-1))
+				}
+				checkInSphereAt(t, xyz)
 			}
-			if it%2 == 1 {
-				k := r.Intn(15)
-				xyz[k] = xyz[k] * (1 + 0x1p-52*float64(r.Intn(3)-1))
-			}
-			checkInSphereAt(t, xyz)
-		}
-	})
+		})
+	}
 }
 
 func checkInSphereAt(t *testing.T, xyz []float64) {

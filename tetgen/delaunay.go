@@ -99,6 +99,10 @@ type tri struct {
 	// across their faces), takes new slots from its free list and region
 	// and leaves vt to be rebuilt at the end.
 	own *worker
+
+	// warm keeps findCavity's warming loads (see there) from being
+	// optimized away.
+	warm int32
 }
 
 const (
@@ -221,17 +225,17 @@ func (m *tri) locate(v int32, t int32) (found int32, blocked int32) {
 				if n < 0 {
 					return t, 4*t + int32(k)
 				}
-				next = n >> 2
+				next = n
 				break
 			}
 		}
 		if next < 0 {
 			return t, -1
 		}
-		if m.own != nil && !m.own.owns(m, next) {
+		if m.own != nil && !m.own.ownsAcross(m, next) {
 			return -1, -1
 		}
-		prev, t = t, next
+		prev, t = t, next>>2
 	}
 }
 
@@ -259,6 +263,12 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 	j := 3 * int(v)
 	pv := m.xyz[j : j+3 : j+3]
 	ex, ey, ez := pv[0], pv[1], pv[2]
+	// When a tet joins the cavity, its neighbours' records and marks are
+	// read at once, for nothing but their cache misses: those then
+	// overlap, where the search, reaching each neighbour after a branch
+	// on an insphere test, would wait for them one by one. At 3·10⁵
+	// random points this saved about 5% of the serial kernel's time.
+	var warm int32
 	for i := 0; i < len(m.cav); i++ {
 		t := m.cav[i]
 		for k, n := range m.c[t<<3+4 : t<<3+8 : t<<3+8] {
@@ -280,11 +290,17 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 						in = m.conflict(u, v)
 					}
 					if in {
-						if m.own != nil && !m.own.owns(m, u) {
+						if m.own != nil && !m.own.ownsAcross(m, n) {
+							m.warm = warm
 							return false
 						}
 						mark[u] = inCavity
 						m.cav = append(m.cav, u)
+						for _, n := range m.c[u<<3+4 : u<<3+8 : u<<3+8] {
+							if n >= 0 {
+								warm += m.c[n>>2<<3|3] + int32(mark[n>>2])
+							}
+						}
 						continue
 					}
 					mark[u] = outCavity
@@ -294,6 +310,7 @@ func (m *tri) findCavity(v int32, t0 int32) bool {
 			m.outer = append(m.outer, n)
 		}
 	}
+	m.warm = warm
 	return true
 }
 

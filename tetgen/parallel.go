@@ -115,6 +115,18 @@ func (w *worker) owns(m *tri, t int32) bool {
 	return s[q[0]] == w.id && s[q[1]] == w.id && s[q[2]] == w.id && (q[3] == ghost || s[q[3]] == w.id)
 }
 
+// ownsAcross is owns for the tet u across face n = 4·u+j of a tet the
+// worker owns: the three vertices of the shared face are its own (or the
+// ghost), so only u's vertex j, off that face, can make the difference.
+// The walks and the cavity search take every step this way.
+func (w *worker) ownsAcross(m *tri, n int32) bool {
+	if w.solo {
+		return true
+	}
+	x := m.c[n>>2<<3|n&3]
+	return x == ghost || w.sh.slab[x] == w.id
+}
+
 // newSlot returns a fresh slot of the worker's region (reserve made sure
 // there is one).
 func (w *worker) newSlot() int32 {
@@ -193,16 +205,17 @@ func (m *tri) approach(v, t int32) int32 {
 			f := &faces[k]
 			a, b, c := &p[f[0]], &p[f[2]], &p[f[1]]
 			if a[0]*(b[1]*c[2]-b[2]*c[1])+a[1]*(b[2]*c[0]-b[0]*c[2])+a[2]*(b[0]*c[1]-b[1]*c[0]) > 0 {
-				next = n >> 2
+				next = n
 				break
 			}
 		}
 		if next < 0 {
 			return t
 		}
-		if !m.own.owns(m, next) {
+		if !m.own.ownsAcross(m, next) {
 			return -1
 		}
+		next >>= 2
 		if m.isGhost(next) {
 			return t
 		}

@@ -892,8 +892,9 @@ func markDuplicates(xyz []float64, dup []int32) {
 			// +0 makes −0 hash as 0: they are the same position.
 			h := splitmix(math.Float64bits(xyz[3*i] + 0))
 			h = splitmix(h ^ math.Float64bits(xyz[3*i+1]+0))
-			// 32 bits of hash: two sort passes, not four; the rare
-			// equal keys of different points are told apart below.
+			// 32 bits of hash: the sort passes over the upper digits,
+			// all zero, only count; the rare equal keys of different
+			// points are told apart below.
 			keys[i] = splitmix(h^math.Float64bits(xyz[3*i+2]+0)) >> 32
 			idx[i] = int32(i)
 		}

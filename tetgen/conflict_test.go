@@ -37,12 +37,13 @@ func TestInSphereAt(t *testing.T) {
 	// Points of the unit sphere's rational parametrisation are exactly on
 	// it; nudging one by an ulp leaves the sign to be decided by exact
 	// arithmetic. Scaled by a power of two they stay cospherical: at
+	// 2²⁰ and 2⁻²⁰ a bound of the wrong degree in L would show, at
 	// 2⁻¹⁰⁰ the quick filter's squared bound is below the normal floats,
 	// at 2¹⁵⁰ it overflows.
-	for _, scale := range []float64{1, 0x1p-100, 0x1p150} {
+	for _, scale := range []float64{1, 0x1p-20, 0x1p20, 0x1p-100, 0x1p150} {
 		t.Run(fmt.Sprintf("cospherical×%g", scale), func(t *testing.T) {
 			xyz := make([]float64, 15)
-			for it := 0; it < 20000; it++ {
+			for it := 0; it < 10000; it++ {
 				for p := 0; p < 5; p++ {
 					u, w := float64(r.Intn(9)-4), float64(r.Intn(9)-4)
 					den := 1 + u*u + w*w

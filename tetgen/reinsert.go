@@ -206,6 +206,11 @@ func (ms *mesher) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64) {
 		h := 1e-7 * step
 		a.fns = a.fns[:0]
 		for _, f := range bnd {
+			// minSine rules most faces out before the six sines, as in
+			// smoothing's ascent (ascend), and rules out no other.
+			if minSine(f[0], f[1], f[2], x) > cur+ascentWindow+sineSlack {
+				continue
+			}
 			s0 := tetmesh.DihedralSines(f[0], f[1], f[2], x)
 			if slices.Min(s0[:]) > cur+ascentWindow {
 				continue

@@ -262,11 +262,17 @@ func (ms *mesher) splitSubsegment(f, e int32) error {
 //
 // It returns the point and the input edge it lies on.
 func (ms *mesher) segmentSplitPoint(a, b int32, search int) (geom.Vec, int32, error) {
+	return ms.segmentSplitPointFor(a, b, ms.encroacher(a, b, search))
+}
+
+// segmentSplitPointFor is segmentSplitPoint with the encroaching vertex
+// w given (−1 for none).
+func (ms *mesher) segmentSplitPointFor(a, b, w int32) (geom.Vec, int32, error) {
 	pa, pb := ms.m.pos(a), ms.m.pos(b)
 	ref := ms.segmentOf(a, b)
 	l := math.Sqrt(geom.Dist2(pa, pb))
 	t := -1.0
-	if w := ms.encroacher(a, b, search); w >= 0 {
+	if w >= 0 {
 		pw := ms.m.pos(w)
 		ends := ms.segEnds[2*ref : 2*ref+2]
 		t = geom.Dot(geom.Sub(pw, pa), geom.Sub(pb, pa)) / (l * l)
@@ -328,29 +334,36 @@ func (ms *mesher) joined(w, v int32) bool {
 // a–b at the largest angle, or −1. It searches the tets meeting the ball,
 // starting around a, at most search of them.
 func (ms *mesher) encroacher(a, b int32, search int) int32 {
+	pa, pb := ms.m.pos(a), ms.m.pos(b)
+	best, bestCos := int32(-1), 0.0
+	ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), geom.Dist2(pa, pb)/4, search, func(w int32) {
+		pw := ms.m.pos(w)
+		u, v := geom.Sub(pa, pw), geom.Sub(pb, pw)
+		if d := geom.Dot(u, v); d < 0 {
+			if cos := d / math.Sqrt(geom.Dot(u, u)*geom.Dot(v, v)); cos < bestCos {
+				best, bestCos = w, cos
+			}
+		}
+	})
+	return best
+}
+
+// nearVertices calls visit for every vertex other than a and b of the
+// tets that meet the ball of centre c and squared radius r2, searched
+// from the star of a outwards, at most search tets (a vertex may be
+// visited more than once).
+func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, visit func(w int32)) {
 	m := ms.m
-	pa, pb := m.pos(a), m.pos(b)
-	c := geom.Scale(0.5, geom.Add(pa, pb))
-	r2 := geom.Dist2(pa, pb) / 4
 	ms.buf = m.star(a, ms.buf)
 	queue := append(ms.buf2[:0], ms.buf...)
 	for _, t := range queue {
 		m.mark[t] = inCavity
 	}
-	best, bestCos := int32(-1), 0.0
 	for i := 0; i < len(queue) && i < search; i++ {
 		t := queue[i]
-		q := m.tet(t)
-		for _, w := range q {
-			if w < 0 || w == a || w == b {
-				continue
-			}
-			pw := m.pos(w)
-			u, v := geom.Sub(pa, pw), geom.Sub(pb, pw)
-			if d := geom.Dot(u, v); d < 0 {
-				if cos := d / math.Sqrt(geom.Dot(u, u)*geom.Dot(v, v)); cos < bestCos {
-					best, bestCos = w, cos
-				}
+		for _, w := range m.tet(t) {
+			if w >= 0 && w != a && w != b {
+				visit(w)
 			}
 		}
 		// A tet queued past search would never be searched: with that
@@ -372,7 +385,6 @@ func (ms *mesher) encroacher(a, b int32, search int) int32 {
 		m.mark[t] = 0
 	}
 	ms.buf2 = queue
-	return best
 }
 
 // boxMeetsBall reports whether the bounding box of tet t meets the ball.

@@ -170,3 +170,102 @@ func TestRefineVerdicts(t *testing.T) {
 		t.Logf("%s: %d tets, %d still bad", c.name, live, bad)
 	}
 }
+
+// TestSplitCloseSegments builds a prism whose profile has a step 0.01
+// deep, sheared along its length (z += x/5) so that the step's two
+// creases, a reflex and a convex one 0.01 apart, end at different
+// heights: a ledge 0.01 wide and 1 long, as on gmsh_lever.stl. Before
+// splitCloseSegments, a vertex of one crease lies inside the diametral
+// ball of a subsegment of the other (counted by brute force over all
+// vertices; the test fails if none does, since then it tests nothing);
+// after it none does, the creases hold at least 1/(2·0.01) subsegments
+// each, and the whole build is a valid mesh of the prism.
+func TestSplitCloseSegments(t *testing.T) {
+	const d = 0.01
+	s := shapes.Extrude([][2]float64{{0, 0}, {0.5 + d, 0}, {0.5 + d, 0.5}, {0.5, 0.5}, {0.5, 1}, {0, 1}}, 1)
+	for i := 0; i < len(s.Positions); i += 3 {
+		s.Positions[i+2] += s.Positions[i] / 5
+	}
+	// With MergeCoplanar, as on the lever: otherwise the ledge is two
+	// needle input triangles whose protecting balls cover it.
+	opt := Options{MergeCoplanar: true}
+	if err := checkOptions(&opt); err != nil {
+		t.Fatal(err)
+	}
+	merged, _ := mergeCoplanar(s)
+	// Flips do not recover this surface; Build falls back to conforming
+	// recovery, as it does for the lever.
+	ms, stages := newMesher(merged, opt, true)
+	for _, st := range stages {
+		if st.name == "refine" {
+			break
+		}
+		if err := st.run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The creases run along profile vertices 2 (convex) and 3 (reflex):
+	// input edges i–i+6; input vertex i is the vertex v with ms.ref[v] == i.
+	crease := func(i int32) int32 {
+		for k := int32(0); k < int32(len(ms.segEnds)/2); k++ {
+			a, b := ms.ref[ms.segEnds[2*k]], ms.ref[ms.segEnds[2*k+1]]
+			if min(a, b) == i && max(a, b) == i+6 {
+				return k
+			}
+		}
+		t.Fatalf("no segment along profile vertex %d", i)
+		return -1
+	}
+	segs := [2]int32{crease(2), crease(3)}
+	on := func(v, seg int32) bool {
+		e := ms.segEnds[2*seg : 2*seg+2]
+		return ms.kind[v] == vSegment && ms.ref[v] == seg || v == e[0] || v == e[1]
+	}
+	// encroached returns the number of subsegments on each crease and how
+	// many (subsegment, vertex of the other crease inside its diametral
+	// ball) pairs there are.
+	encroached := func() (n [2]int, bad int) {
+		m, sv := ms.m, &ms.s
+		for f := int32(0); f < sv.num(); f++ {
+			for e := int32(0); e < 3; e++ {
+				a, b := sv.edge(f, e)
+				if !sv.isSeg(f, e) || a > b {
+					continue
+				}
+				for i, seg := range segs {
+					if !on(a, seg) || !on(b, seg) {
+						continue
+					}
+					n[i]++
+					c := geom.Scale(0.5, geom.Add(m.pos(a), m.pos(b)))
+					r2 := geom.Dist2(m.pos(a), m.pos(b)) / 4
+					for v := int32(0); v < int32(len(ms.kind)); v++ {
+						if on(v, segs[1-i]) && geom.Dist2(m.pos(v), c) < r2 {
+							bad++
+						}
+					}
+				}
+			}
+		}
+		return n, bad
+	}
+	ms.startRefine()
+	n, bad := encroached()
+	if bad == 0 {
+		t.Fatalf("before the splits (%v subsegments) no crease encroaches the other: the test tests nothing", n)
+	}
+	ms.splitCloseSegments()
+	n, bad = encroached()
+	t.Logf("subsegments on the creases: %v", n)
+	if bad > 0 {
+		t.Errorf("%d vertices of one crease inside diametral balls of the other's subsegments", bad)
+	}
+	if min(n[0], n[1]) < int(1/(2*d)) {
+		t.Errorf("%v subsegments on the creases, want at least %d", n, int(1/(2*d)))
+	}
+	m, _, err := Build(s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMergedMesh(t, s, m)
+}

@@ -336,7 +336,7 @@ func (ms *mesher) joined(w, v int32) bool {
 func (ms *mesher) encroacher(a, b int32, search int) int32 {
 	pa, pb := ms.m.pos(a), ms.m.pos(b)
 	best, bestCos := int32(-1), 0.0
-	ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), geom.Dist2(pa, pb)/4, search, func(w int32) {
+	ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), geom.Dist2(pa, pb)/4, search, func(w int32) bool {
 		pw := ms.m.pos(w)
 		u, v := geom.Sub(pa, pw), geom.Sub(pb, pw)
 		if d := geom.Dot(u, v); d < 0 {
@@ -344,6 +344,7 @@ func (ms *mesher) encroacher(a, b int32, search int) int32 {
 				best, bestCos = w, cos
 			}
 		}
+		return false
 	})
 	return best
 }
@@ -351,19 +352,20 @@ func (ms *mesher) encroacher(a, b int32, search int) int32 {
 // nearVertices calls visit for every vertex other than a and b of the
 // tets that meet the ball of centre c and squared radius r2, searched
 // from the star of a outwards, at most search tets (a vertex may be
-// visited more than once).
-func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, visit func(w int32)) {
+// visited more than once), until visit returns true.
+func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, visit func(w int32) bool) {
 	m := ms.m
 	ms.buf = m.star(a, ms.buf)
 	queue := append(ms.buf2[:0], ms.buf...)
 	for _, t := range queue {
 		m.mark[t] = inCavity
 	}
-	for i := 0; i < len(queue) && i < search; i++ {
+	stop := false
+	for i := 0; i < len(queue) && i < search && !stop; i++ {
 		t := queue[i]
 		for _, w := range m.tet(t) {
-			if w >= 0 && w != a && w != b {
-				visit(w)
+			if w >= 0 && w != a && w != b && !stop {
+				stop = visit(w)
 			}
 		}
 		// A tet queued past search would never be searched: with that

@@ -744,22 +744,23 @@ func (ms *mesher) splitCloseSegments() {
 				// The ball around the midpoint that holds every point
 				// within l/2 of a–b.
 				close := false
-				ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), l2, refineSearch, func(x int32) {
+				ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), l2, refineSearch, func(x int32) bool {
 					var h []int32
 					switch {
 					case ms.on[x] != onOuter:
-						return
+						return false
 					case ms.kind[x] == vSegment && crease(sides[ms.ref[x]]):
 						h = sides[ms.ref[x]][:]
 					case ms.kind[x] == vInput:
 						h = at[x]
 					}
 					if !slices.Contains(h, g[0]) && !slices.Contains(h, g[1]) || ms.joined(x, ends[0]) || ms.joined(x, ends[1]) {
-						return
+						return false
 					}
 					px := ms.m.pos(x)
 					t := min(max(geom.Dot(geom.Sub(px, pa), geom.Sub(pb, pa))/l2, 0), 1)
-					close = close || geom.Dist2(px, geom.Add(pa, geom.Scale(t, geom.Sub(pb, pa)))) < l2/4
+					close = geom.Dist2(px, geom.Add(pa, geom.Scale(t, geom.Sub(pb, pa)))) < l2/4
+					return close
 				})
 				if close && ms.splitSubsegmentFor(f, e, true, -1) {
 					ms.shapeVertices++

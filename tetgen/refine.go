@@ -16,7 +16,10 @@ import (
 // — or, if that point encroaches a subsegment, the subsegment is split.
 // Every insertion queues its new tets; surface splits happen only for
 // the circumcentres that ask for them (a subface no circumcentre
-// encroaches may stay encroached by a vertex near it).
+// encroaches may stay encroached by a vertex near it), except for one
+// pass before the tets: creases that run close to another crease of the
+// same planar group are split to about twice their distance
+// (splitCloseSegments).
 //
 // Refinement ends by two local rules, not by a vertex budget; both
 // apply only to tets bad by their shape, never to size bounds:

@@ -156,7 +156,12 @@ func (ms *mesher) refine() error {
 		return nil
 	}
 	m, r := ms.m, ms.startRefine()
-	ms.splitCloseSegments()
+	// Without MergeCoplanar the pass lowered stlmodels_gearwheel's
+	// minimum (0.676° → 0.543°) and took the hinge and the lever to the
+	// vertex cap (tets +84 % and +42 %); see splitCloseSegments.
+	if ms.opt.MergeCoplanar {
+		ms.splitCloseSegments()
+	}
 	for steps := 0; ; steps++ {
 		var t int32
 		switch {
@@ -676,28 +681,37 @@ func (ms *mesher) fineAt(q []int32, r2 float64) bool {
 	return r2 <= regularRadius2*h*h
 }
 
-// splitCloseSegments splits, before the tets are refined, every
-// subsegment of a crease (an input edge between two planar groups, see
-// planar.go) that lies within half its length of a vertex of another
-// crease of one of the same groups, as boundary recovery splits (power-
-// of-two shells from an input end, else midpoints), until none does;
-// creases that meet, or whose ends are joined by an input edge, are left
-// to the concentric shells and protecting balls, and no split goes
-// inside a protecting ball. Two creases close together and nearly
-// parallel (gmsh_lever.stl's ledge, 0.004-0.01 wide along 0.45, between
-// a reflex and a convex crease) otherwise keep Steiner points up to
-// seven times their distance apart: the group's faces between them are
-// needles, an interior vertex sat 0.0007 from their plane, and no
-// circumcentre asked for these splits while the tets on the needles met
-// the radius-edge bound. Subsegments end no longer than about twice
-// their distance from the other crease, so those faces end about as long
-// as they are wide. Diametral balls, which recovery's encroachment uses,
-// do not do it: points of the two creases at the same heights never lie
-// in each other's balls (a ledge's creases split at midpoints stay
-// 0.25 long for a width of 0.01); and splitting at the encroaching
-// point's projection (as recovery does for unjoined edges) made points a
-// hundredth of the spacing apart on the cura plate's nearly parallel
-// creases, whose minimum with MergeCoplanar fell from 14.7° to 6.75°.
+// closeAngle is the largest angle between two creases that
+// splitCloseSegments takes for nearly parallel: 30° changed which
+// points the lever got, and its minimum with MergeCoplanar went back
+// to 10.5°; 60° leaves its points, and yade_baraban's rim and spokes
+// (at 90°) alone.
+const closeAngle = math.Pi / 3
+
+// splitCloseSegments splits, before the tets are refined (with
+// MergeCoplanar), every subsegment of a crease (an input edge between two
+// planar groups, see planar.go) that lies within half its length of a
+// vertex of another crease of one of the same groups running within
+// closeAngle of it, as boundary recovery splits (power-of-two shells
+// from an input end, else midpoints), until none does; creases that
+// meet, or whose ends are joined by an input edge, are left to the
+// concentric shells and protecting balls, and no split goes inside a
+// protecting ball. Two creases close together and nearly parallel
+// (gmsh_lever.stl's ledge, 0.004-0.01 wide along 0.45, between a reflex
+// and a convex crease) otherwise keep Steiner points up to seven times
+// their distance apart: the group's faces between them are needles, an
+// interior vertex sat 0.0007 from their plane, and no circumcentre asked
+// for these splits while the tets on the needles met the radius-edge
+// bound. Subsegments end no longer than about twice their distance from
+// the other crease, so those faces end about as long as they are wide.
+// Diametral balls, which recovery's encroachment uses, do not do it:
+// points of the two creases at the same heights never lie in each
+// other's balls (a ledge's creases split at midpoints stay 0.25 long for
+// a width of 0.01). Splitting at the nearby point's projection (as
+// recovery does for unjoined edges) made points a hundredth of the
+// spacing apart on the cura plate's parallel creases (its minimum with
+// MergeCoplanar fell from 14.7° to 6.75°); creases at any angle split
+// the spokes of yade_baraban's top face by its rim (15° → 12.9°).
 func (ms *mesher) splitCloseSegments() {
 	s := &ms.s
 	// The planar groups on the two sides of each segment.
@@ -720,14 +734,25 @@ func (ms *mesher) splitCloseSegments() {
 		}
 	}
 	crease := func(g [2]int32) bool { return g[1] >= 0 }
-	// The groups of the creases at each input vertex.
+	// The creases at each input vertex, and each segment's direction.
 	at := map[int32][]int32{}
+	dir := make([]geom.Vec, len(sides))
 	for i, g := range sides {
+		e := ms.segEnds[2*i : 2*i+2]
+		d := geom.Sub(ms.m.pos(e[1]), ms.m.pos(e[0]))
+		dir[i] = geom.Scale(1/geom.Norm(d), d)
 		if crease(g) {
-			for _, v := range ms.segEnds[2*i : 2*i+2] {
-				at[v] = append(at[v], g[0], g[1])
+			for _, v := range e {
+				at[v] = append(at[v], int32(i))
 			}
 		}
+	}
+	// nearlyParallel reports whether crease c shares a group with the
+	// creases of group pair g and runs within closeAngle of direction d.
+	nearlyParallel := func(c int32, g [2]int32, d geom.Vec) bool {
+		h := sides[c]
+		return crease(h) && (h[0] == g[0] || h[0] == g[1] || h[1] == g[0] || h[1] == g[1]) &&
+			math.Abs(geom.Dot(dir[c], d)) > math.Cos(closeAngle)
 	}
 	for {
 		n := 0
@@ -748,16 +773,17 @@ func (ms *mesher) splitCloseSegments() {
 				// within l/2 of a–b.
 				close := false
 				ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), l2, refineSearch, func(x int32) bool {
-					var h []int32
+					var cs []int32
 					switch {
 					case ms.on[x] != onOuter:
 						return false
-					case ms.kind[x] == vSegment && crease(sides[ms.ref[x]]):
-						h = sides[ms.ref[x]][:]
+					case ms.kind[x] == vSegment:
+						cs = ms.ref[x : x+1]
 					case ms.kind[x] == vInput:
-						h = at[x]
+						cs = at[x]
 					}
-					if !slices.Contains(h, g[0]) && !slices.Contains(h, g[1]) || ms.joined(x, ends[0]) || ms.joined(x, ends[1]) {
+					if !slices.ContainsFunc(cs, func(c int32) bool { return nearlyParallel(c, g, dir[seg]) }) ||
+						ms.joined(x, ends[0]) || ms.joined(x, ends[1]) {
 						return false
 					}
 					px := ms.m.pos(x)

@@ -186,8 +186,9 @@ func TestSplitCloseSegments(t *testing.T) {
 	for i := 0; i < len(s.Positions); i += 3 {
 		s.Positions[i+2] += s.Positions[i] / 5
 	}
-	// With MergeCoplanar, as on the lever: otherwise the ledge is two
-	// needle input triangles whose protecting balls cover it.
+	// With MergeCoplanar, as on the lever: the pass runs only with it
+	// (without it, the ledge is two needle input triangles whose
+	// protecting balls cover it).
 	opt := Options{MergeCoplanar: true}
 	if err := checkOptions(&opt); err != nil {
 		t.Fatal(err)

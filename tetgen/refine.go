@@ -698,9 +698,10 @@ const thinFraction = 0.125
 
 // splitCloseSegments splits, before the tets are refined (with
 // MergeCoplanar), every subsegment of a crease (an input edge between two
-// planar groups, see planar.go) that lies within half its length of a
-// vertex of another crease of one of the same groups running within
-// closeAngle of it, as boundary recovery splits (power-of-two shells
+// planar groups, see planar.go) that lies within half its length, and
+// within thinFraction of its input edge's length, of a vertex of another
+// crease of one of the same groups running within closeAngle of it, as
+// boundary recovery splits (power-of-two shells
 // from an input end, else midpoints), until none does; creases that
 // meet, or whose ends are joined by an input edge, are left to the
 // concentric shells and protecting balls, and no split goes inside a

@@ -160,6 +160,10 @@ type mesher struct {
 	// angle of what they replace (or optTarget), as smoothing does: set
 	// for the passes after reinsertion.
 	keepAcute bool
+	// endStalled ends an optimization pass after rounds that gain
+	// nothing (improve): set for the passes after edge contraction and
+	// reinsertion.
+	endStalled bool
 
 	rep   *Report
 	buf   []int32

@@ -188,6 +188,7 @@ func (ms *mesher) improve(surface bool) error {
 	// The log of changed tets stays on through sliver removal, whose
 	// scans continue from this one.
 	m.logFrom()
+	lastBad, lastAcute, stalled := 0, 0.0, 0
 	for round := int32(0); round < optRounds; round++ {
 		// Worst first, so that the budget goes to the worst tets.
 		bad = m.scanBad(target)
@@ -197,6 +198,33 @@ func (ms *mesher) improve(surface bool) error {
 			}
 			return cmp.Compare(a.t, b.t)
 		})
+		if ms.endStalled {
+			// After edge contraction and reinsertion, smoothing goes
+			// on trading angles between neighbouring tets where the
+			// surface pins them: on gmsh_lever.stl each round moved
+			// some 1 300 vertices while about 3 300 tets stayed below
+			// the target and the smallest angle stayed where it was,
+			// pass after pass. Such a pass ends after three rounds in
+			// a row that neither cut the bad tets by a fiftieth nor
+			// raised the mesh's smallest angle. Ending every sliver-
+			// stage pass so (after sliver insertion too) cost minima:
+			// after three such rounds the cura plate reached 0.732°
+			// instead of 0.737°, after two gmsh_lever.stl with
+			// MergeCoplanar 9.37° instead of 10.5°, after one
+			// matgeom_mushroom.off 12.31° instead of 12.85°.
+			acute := optTarget // the smallest angle is a bad tet's
+			for _, b := range bad {
+				acute = min(acute, m.smallestDihedral(m.tet(b.t)))
+			}
+			if round > 0 && 50*len(bad) > 49*lastBad && acute <= lastAcute {
+				if stalled++; stalled == 3 {
+					return nil
+				}
+			} else {
+				stalled = 0
+			}
+			lastBad, lastAcute = len(bad), acute
+		}
 		improved := 0
 		for _, bt := range bad {
 			t := bt.t

@@ -49,6 +49,8 @@ func (ms *mesher) removeSlivers() error {
 	}
 	// Contraction after insertion: before or between its rounds it moved
 	// the mushroom's smallest angle from 11.7° to 9.96° (docs/meshing.md).
+	ms.endStalled = true
+	defer func() { ms.endStalled = false }()
 	for range contractRounds {
 		if ms.contractSlivers() == 0 {
 			break

@@ -156,9 +156,9 @@ func (ms *mesher) refine() error {
 		return nil
 	}
 	m, r := ms.m, ms.startRefine()
-	// Without MergeCoplanar the pass lowered stlmodels_gearwheel's
-	// minimum (0.676° → 0.543°) and took the hinge and the lever to the
-	// vertex cap (tets +84 % and +42 %); see splitCloseSegments.
+	// Only with MergeCoplanar: without it, where each input triangle is a
+	// facet, the pass lowered stlmodels_gearwheel's minimum (0.676° →
+	// 0.543°) and took the hinge and the lever to the vertex cap.
 	if ms.opt.MergeCoplanar {
 		ms.splitCloseSegments()
 	}
@@ -682,45 +682,35 @@ func (ms *mesher) fineAt(q []int32, r2 float64) bool {
 }
 
 // closeAngle is the largest angle between two creases that
-// splitCloseSegments takes for nearly parallel: 30° changed which
-// points the lever got, and its minimum with MergeCoplanar went back
-// to 10.5°; 60° leaves its points, and yade_baraban's rim and spokes
-// (at 90°) alone.
+// splitCloseSegments takes for nearly parallel: 30° missed some of the
+// lever's ledge; 60° leaves yade_baraban's rim and spokes (at 90°) alone.
 const closeAngle = math.Pi / 3
 
 // thinFraction bounds the distance of a crease that splitCloseSegments
-// takes for close, relative to the length of the input edge it splits:
-// without it, the pass also split long coarse creases whose neighbours
-// lay within half their length, as on occt_propeller.stl (22 points on
-// edges 18-23 long), whose MergeCoplanar build then refined to the
-// vertex cap: 4.60 M tets against 0.58 M.
+// takes for close, relative to the length of the input edge it splits,
+// so that long coarse creases with neighbours within half their length
+// (occt_propeller.stl's) are left alone.
 const thinFraction = 0.125
 
 // splitCloseSegments splits, before the tets are refined (with
 // MergeCoplanar), every subsegment of a crease (an input edge between two
 // planar groups, see planar.go) that lies within half its length, and
 // within thinFraction of its input edge's length, of a vertex of another
-// crease of one of the same groups running within closeAngle of it, as
-// boundary recovery splits (power-of-two shells
-// from an input end, else midpoints), until none does; creases that
-// meet, or whose ends are joined by an input edge, are left to the
-// concentric shells and protecting balls, and no split goes inside a
-// protecting ball. Two creases close together and nearly parallel
-// (gmsh_lever.stl's ledge, 0.004-0.01 wide along 0.45, between a reflex
-// and a convex crease) otherwise keep Steiner points up to seven times
-// their distance apart: the group's faces between them are needles, an
-// interior vertex sat 0.0007 from their plane, and no circumcentre asked
-// for these splits while the tets on the needles met the radius-edge
-// bound. Subsegments end no longer than about twice their distance from
-// the other crease, so those faces end about as long as they are wide.
-// Diametral balls, which recovery's encroachment uses, do not do it:
-// points of the two creases at the same heights never lie in each
-// other's balls (a ledge's creases split at midpoints stay 0.25 long for
-// a width of 0.01). Splitting at the nearby point's projection (as
-// recovery does for unjoined edges) made points a hundredth of the
-// spacing apart on the cura plate's parallel creases (its minimum with
-// MergeCoplanar fell from 14.7° to 6.75°); creases at any angle split
-// the spokes of yade_baraban's top face by its rim (15° → 12.9°).
+// crease of one of the same groups running within closeAngle of it,
+// where boundary recovery would split it (power-of-two shells from an
+// input end, else midpoints), until none does. Creases that meet, or
+// whose ends are joined by an input edge, are left to the concentric
+// shells and protecting balls; no split goes inside a protecting ball.
+//
+// Two close, nearly parallel creases (gmsh_lever.stl's ledge, 0.004-0.01
+// wide along 0.45) otherwise keep Steiner points up to seven times their
+// distance apart: the faces between them are needles, the tets on them
+// slivers, and no circumcentre asks for these splits while those tets
+// meet the radius-edge bound. Afterwards the subsegments are about twice
+// as long as their distance from the other crease. Diametral balls would
+// not find them: points of the two creases at the same heights never lie
+// in each other's balls. (Splitting at the near vertex's projection, and
+// taking creases at any angle, lowered other models: meshing-history.md.)
 func (ms *mesher) splitCloseSegments() {
 	s := &ms.s
 	// The planar groups on the two sides of each segment.
@@ -800,7 +790,6 @@ func (ms *mesher) splitCloseSegments() {
 					t := min(max(geom.Dot(geom.Sub(px, pa), geom.Sub(pb, pa))/l2, 0), 1)
 					d2 := geom.Dist2(px, geom.Add(pa, geom.Scale(t, geom.Sub(pb, pa))))
 					close = d2 < l2/4 && d2 < thinFraction*thinFraction*segLen2
-
 					return close
 				})
 				if close && ms.splitSubsegmentFor(f, e, true, -1) {

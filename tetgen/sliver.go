@@ -39,25 +39,15 @@ func (ms *mesher) removeSlivers() error {
 		return nil
 	}
 	defer ms.m.stopLog()
-	for range sliverRounds {
-		if ms.splitSlivers() == 0 {
-			break
-		}
-		if err := ms.improve(true); err != nil {
-			return err
-		}
+	if err := ms.rounds(sliverRounds, ms.splitSlivers); err != nil {
+		return err
 	}
 	// Contraction after insertion: before or between its rounds it moved
 	// the mushroom's smallest angle from 11.7° to 9.96° (docs/meshing.md).
 	ms.endStalled = true
 	defer func() { ms.endStalled = false }()
-	for range contractRounds {
-		if ms.contractSlivers() == 0 {
-			break
-		}
-		if err := ms.improve(true); err != nil {
-			return err
-		}
+	if err := ms.rounds(contractRounds, ms.contractSlivers); err != nil {
+		return err
 	}
 	// Reinsertion last: each of its changes raises the smallest sine of
 	// the region it replaces, and the optimization after it smooths and
@@ -67,9 +57,15 @@ func (ms *mesher) removeSlivers() error {
 	// contraction lowers the mesh's smallest angle.
 	ms.keepAcute = true
 	defer func() { ms.keepAcute = false }()
-	for range reinsertRounds {
-		if ms.reinsertSlivers() == 0 {
-			break
+	return ms.rounds(reinsertRounds, ms.reinsertSlivers)
+}
+
+// rounds runs op, which returns how many changes it made, at most n
+// times, each followed by an optimization pass, until it makes none.
+func (ms *mesher) rounds(n int, op func() int) error {
+	for range n {
+		if op() == 0 {
+			return nil
 		}
 		if err := ms.improve(true); err != nil {
 			return err

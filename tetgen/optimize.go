@@ -188,7 +188,7 @@ func (ms *mesher) improve(surface bool) error {
 	// The log of changed tets stays on through sliver removal, whose
 	// scans continue from this one.
 	m.logFrom()
-	lastBad, lastAcute, stalled := 0, 0.0, 0
+	var stall stallWatch
 	for round := int32(0); round < optRounds; round++ {
 		// Worst first, so that the budget goes to the worst tets.
 		bad = m.scanBad(target)
@@ -199,26 +199,13 @@ func (ms *mesher) improve(surface bool) error {
 			return cmp.Compare(a.t, b.t)
 		})
 		if ms.endStalled {
-			// After edge contraction and reinsertion, smoothing goes
-			// on trading angles between neighbouring tets where the
-			// surface pins them (gmsh_lever.stl: some 1 300 vertices
-			// moved a round, all 12 rounds, while the bad tets and the
-			// smallest angle stayed), so such a pass ends after three
-			// rounds in a row that neither cut the bad tets by a
-			// fiftieth nor raised the mesh's smallest angle. Ending the
-			// earlier passes so lowered minima (docs/meshing.md).
 			acute := optTarget // the smallest angle is a bad tet's
 			for _, b := range bad {
 				acute = min(acute, m.smallestDihedral(m.tet(b.t)))
 			}
-			if round > 0 && 50*len(bad) > 49*lastBad && acute <= lastAcute {
-				if stalled++; stalled == 3 {
-					return nil
-				}
-			} else {
-				stalled = 0
+			if stall.stalled(len(bad), acute) {
+				return nil
 			}
-			lastBad, lastAcute = len(bad), acute
 		}
 		improved := 0
 		for _, bt := range bad {
@@ -824,4 +811,30 @@ func minNormHull(fns []ascentFn) geom.Vec {
 		}
 	}
 	return best
+}
+
+// stallWatch ends an optimization pass that has stopped paying. After
+// edge contraction and reinsertion, smoothing goes on trading angles
+// between neighbouring tets where the surface pins them (gmsh_lever.stl:
+// some 1 300 vertices moved a round, all 12 rounds, while the bad tets
+// and the smallest angle stayed), so such a pass ends after three rounds
+// in a row that neither cut the bad tets by a fiftieth nor raised the
+// mesh's smallest angle. Ending the earlier passes so lowered minima
+// (docs/meshing.md).
+type stallWatch struct {
+	rounds, lastBad, idle int
+	lastAcute             float64
+}
+
+// stalled records a round's count of bad tets and smallest angle and
+// reports whether the pass should end before it.
+func (w *stallWatch) stalled(bad int, acute float64) bool {
+	if w.rounds > 0 && 50*bad > 49*w.lastBad && acute <= w.lastAcute {
+		w.idle++
+	} else {
+		w.idle = 0
+	}
+	w.rounds++
+	w.lastBad, w.lastAcute = bad, acute
+	return w.idle == 3
 }

@@ -188,3 +188,45 @@ func TestMinNormHull(t *testing.T) {
 		}
 	}
 }
+
+// Smoothing that leaves a vertex where it is is not tried again while
+// its star is unchanged (the work count is charged what the first try
+// cost), and is once a neighbour moves: the second try then finds what a
+// first try there finds.
+func TestSmoothForStuckRetried(t *testing.T) {
+	ms, v := centred(t, shapes.Icosphere(1, 0))
+	m := ms.m
+	m.setPos(v, geom.Vec{})
+	s0 := m.sines
+	if ms.smoothFor(v, &ascent{}) {
+		t.Fatal("the centre of the icosahedron moved")
+	}
+	if f := ms.stuck[v]; f.cost != m.sines-s0 || f.cost <= 0 {
+		t.Fatalf("failure recorded with cost %d, the try spent %d", f.cost, m.sines-s0)
+	}
+	// A marked cost: a second try that did the work would charge its own.
+	const mark = 12345
+	ms.stuck[v] = failure{ms.stuck[v].print, mark}
+	s0 = m.sines
+	if ms.smoothFor(v, &ascent{}) || m.sines-s0 != mark {
+		t.Fatalf("unchanged star: %d quality evaluations charged, want the recorded %d", m.sines-s0, mark)
+	}
+	s0 = m.sines
+	// A neighbour moves: v's best place moves with it.
+	u := m.tet(m.vt[v])[0]
+	if u == v {
+		u = m.tet(m.vt[v])[1]
+	}
+	m.setPos(u, geom.Scale(0.9, m.pos(u)))
+	fresh, fv := centred(t, shapes.Icosphere(1, 0))
+	fresh.m.setPos(fv, geom.Vec{})
+	fresh.m.setPos(u, m.pos(u))
+	moved, want := ms.smoothFor(v, &ascent{}), fresh.smoothFor(fv, &ascent{})
+	if m.sines == s0 || moved != want || m.pos(v) != fresh.m.pos(fv) {
+		t.Errorf("after a neighbour moved: %d evaluations, moved %v to %v; a fresh mesher moved %v to %v",
+			m.sines-s0, moved, m.pos(v), want, fresh.m.pos(fv))
+	}
+	if !moved {
+		t.Error("the centre did not follow its neighbour")
+	}
+}

@@ -37,14 +37,24 @@ func brioOrder(xyz []float64, idx []int32) []int32 {
 		// that break cospherical ties, what the meshes were tuned with.
 		scale = float64(1<<21-1) / ext
 	}
+	cell := func(v int32) (c [3]uint32) {
+		for k := 0; k < 3; k++ {
+			c[k] = uint32((xyz[3*int(v)+k]-lo[k])*scale) >> (21 - bits)
+		}
+		return c
+	}
 	runRanges(workRanges(n), func(_, from, to int) {
-		for i := from; i < to; i++ {
-			v := int(idx[i])
-			var c [3]uint32
-			for k := 0; k < 3; k++ {
-				c[k] = uint32((xyz[3*v+k]-lo[k])*scale) >> (21 - bits)
+		// Three cells at a time: Hilbert3x3 takes about half the time
+		// of three Hilbert3 (brioOrder of 10⁶ points: about 100 → 80 ms).
+		i := from
+		for ; i+3 <= to; i += 3 {
+			h := bvh.Hilbert3x3(&[3][3]uint32{cell(idx[i]), cell(idx[i+1]), cell(idx[i+2])}, bits)
+			for j, k := range h {
+				keys[i+j] = uint64(brioRound(idx[i+j]))<<(3*bits) | k
 			}
-			keys[i] = uint64(brioRound(int32(v)))<<(3*bits) | bvh.Hilbert3(c, bits)
+		}
+		for ; i < to; i++ {
+			keys[i] = uint64(brioRound(idx[i]))<<(3*bits) | bvh.Hilbert3(cell(idx[i]), bits)
 		}
 	})
 	out := make([]int32, n)

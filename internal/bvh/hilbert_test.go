@@ -54,6 +54,31 @@ func TestHilbert3Skilling(t *testing.T) {
 	}
 }
 
+// TestHilbert3x3 checks Hilbert3x3 against Hilbert3 on random cells of
+// 1 to 21 bits; every other case sets all the coordinates' bits, which
+// fills the lanes to the top at 21 bits.
+func TestHilbert3x3(t *testing.T) {
+	r := rand.New(rand.NewSource(10))
+	for it := 0; it < 100000; it++ {
+		bits := 1 + r.Intn(21)
+		var c [3][3]uint32
+		for i := range c {
+			for k := range c[i] {
+				c[i][k] = r.Uint32() & (1<<bits - 1)
+				if it%2 == 0 && r.Intn(2) == 0 {
+					c[i][k] = 1<<bits - 1
+				}
+			}
+		}
+		got := Hilbert3x3(&c, bits)
+		for i := range c {
+			if want := Hilbert3(c[i], bits); got[i] != want {
+				t.Fatalf("cells %v, %d bits: key %d is %x, want %x", c, bits, i, got[i], want)
+			}
+		}
+	}
+}
+
 // skillingHilbert is Skilling's AxestoTranspose (2004) followed by the
 // interleave of the transposed bits, one bit at a time.
 func skillingHilbert(c [3]uint32, bits int) uint64 {

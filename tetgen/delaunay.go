@@ -824,10 +824,6 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 			copy(sorted[3*(from+i):3*(from+i)+3], xyz[3*v:3*v+3])
 		}
 	})
-	dup = make([]int32, nv)
-	for i := range dup {
-		dup[i] = -1
-	}
 	parallel := nv >= cfg.minPoints
 	serial := nv
 	var marked []int32
@@ -851,6 +847,12 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 			markDuplicates(sorted, marked)
 		})
 	}
+	// The serial start's duplicates; after it, the parallel phase's
+	// array takes them in.
+	dup = make([]int32, serial)
+	for i := range dup {
+		dup[i] = -1
+	}
 	m = newTri(sorted, serial)
 	used, err := m.start(all)
 	if err != nil {
@@ -873,7 +875,8 @@ func delaunayWith(xyz []float64, cfg parConfig) (m *tri, perm, dup []int32, err 
 		return m, perm, dup, nil
 	}
 	marking.Wait()
-	copy(dup[serial:], marked[serial:])
+	copy(marked, dup)
+	dup = marked
 	p := newParInsert(m, cfg, hint)
 	var left []int32 // deferred points left for the next round
 	for from := serial; from < nv; {

@@ -164,11 +164,6 @@ type mesher struct {
 	// nothing (improve): set for the passes after edge contraction and
 	// reinsertion.
 	endStalled bool
-	// stuck holds, per vertex, what ascent smoothing read when it last
-	// left the vertex where it was (smoothFor); unreinserted, per tet
-	// slot, what optimal reinsertion read when it last replaced nothing
-	// there (reinsertSliver).
-	stuck, unreinserted map[int32]failure
 
 	rep   *Report
 	buf   []int32

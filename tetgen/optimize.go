@@ -350,16 +350,6 @@ func (ms *mesher) smoothFor(v int32, a *ascent) bool {
 	m := ms.m
 	ms.buf = m.star(v, ms.buf)
 	star := ms.buf
-	// What follows depends on nothing but v's star (its tets in walk
-	// order and their vertices' kinds and places): where it is as it
-	// was when smoothing last failed here, it would fail again. Pinned
-	// vertices are retried round after round (gmsh_lever.stl at
-	// -q 1.414: some 3 300 tets stay bad through every pass).
-	print := ms.tetsPrint(star)
-	if ms.failedBefore(&ms.stuck, v, print) {
-		return false
-	}
-	defer ms.failing(&ms.stuck, v, print)()
 	guard := ms.starGuard(star)
 	a.worst = 0
 	orig := m.pos(v)
@@ -376,77 +366,7 @@ func (ms *mesher) smoothFor(v int32, a *ascent) bool {
 		m.setPos(v, orig)
 	}
 	ms.ascend(v, star, a, guard, step, cur)
-	if m.pos(v) == orig {
-		return false
-	}
-	delete(ms.stuck, v)
-	return true
-}
-
-// failure is what an attempt that changed nothing read (a print by
-// tetsPrint) and what it cost, in quality evaluations.
-type failure struct {
-	print uint64
-	cost  int
-}
-
-// failedBefore reports whether the last attempt at key, recorded in
-// *memo, failed on what print describes; if so it charges that
-// attempt's cost to the work count, so that the passes' budgets end
-// where they would have had the attempt been made again, and the mesh
-// is the same.
-func (ms *mesher) failedBefore(memo *map[int32]failure, key int32, print uint64) bool {
-	if f, ok := (*memo)[key]; ok && f.print == print {
-		ms.m.sines += f.cost
-		return true
-	}
-	return false
-}
-
-// failing records an attempt at key on what print describes as failed,
-// with the work done until the returned function is called; the attempt
-// deletes the record when it succeeds.
-func (ms *mesher) failing(memo *map[int32]failure, key int32, print uint64) func() {
-	if *memo == nil {
-		*memo = map[int32]failure{}
-	}
-	s0 := ms.m.sines
-	(*memo)[key] = failure{print, -1}
-	return func() {
-		if f, ok := (*memo)[key]; ok && f.print == print && f.cost < 0 {
-			(*memo)[key] = failure{print, ms.m.sines - s0}
-		}
-	}
-}
-
-// tetsPrint hashes tets (in order, each tet's slot and vertices in
-// order, their kinds, input features and coordinates' bits), so that
-// equal prints mean, but for a 64-bit hash collision, the same tets in
-// the same places.
-func (ms *mesher) tetsPrint(tets []int32) uint64 {
-	m := ms.m
-	h := uint64(len(tets))
-	mix := func(w uint64) {
-		// splitmix64's finalizer, then an FNV-style step.
-		w ^= w >> 30
-		w *= 0xbf58476d1ce4e5b9
-		w ^= w >> 27
-		w *= 0x94d049bb133111eb
-		w ^= w >> 31
-		h = (h ^ w) * 0x100000001b3
-	}
-	for _, t := range tets {
-		mix(uint64(uint32(t)))
-		for _, u := range m.tet(t) {
-			mix(uint64(uint32(u))<<8 | uint64(ms.kind[u]))
-			mix(uint64(uint32(ms.ref[u])))
-			p := m.pos(u)
-			mix(math.Float64bits(p[0]))
-			mix(math.Float64bits(p[1]))
-			mix(math.Float64bits(p[2]))
-		}
-	}
-	return h
+	return m.pos(v) != orig
 }
 
 // centroid returns the centroid of v's neighbours in star, the sum of

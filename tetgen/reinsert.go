@@ -85,18 +85,6 @@ func (ms *mesher) reinsertSliver(t int32) bool {
 		}
 		regions = append(regions, all)
 	}
-	// What follows reads nothing but the regions' tets (and the faces
-	// of their neighbours' that are the regions' boundaries): as they
-	// were when it last replaced nothing, it would fail again. Tets
-	// bound by the input stay bad through every round.
-	var print uint64
-	for _, r := range regions {
-		print = print*0x9e3779b97f4a7c15 ^ ms.tetsPrint(r)
-	}
-	if ms.failedBefore(&ms.unreinserted, t, print) {
-		return false
-	}
-	defer ms.failing(&ms.unreinserted, t, print)()
 	var best []int32
 	var bestP geom.Vec
 	bestObj := -1.0
@@ -146,7 +134,6 @@ func (ms *mesher) reinsertSliver(t int32) bool {
 	}
 	ms.tagSteiner(v)
 	ms.rep.SteinerVolume++
-	delete(ms.unreinserted, t)
 	return true
 }
 

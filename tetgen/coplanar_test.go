@@ -394,7 +394,8 @@ func TestBuildMergeCoplanar(t *testing.T) {
 
 // planarGroups labels each triangle of s with its planar group (the
 // smallest triangle index in it): triangles joined across edges where
-// they are exactly coplanar and face the same way.
+// they are exactly coplanar, or coplanar to rounding with a small angle
+// (joinsNear, as MergeCoplanar groups them), and face the same way.
 func planarGroups(s *format.Surface) []int32 {
 	nt := int32(s.NumTriangles())
 	sets := unionfind.New(int(nt))
@@ -410,7 +411,7 @@ func planarGroups(s *format.Surface) []int32 {
 		for k := int32(0); k < 3; k++ {
 			u := half[[2]int32{s.Triangles[3*t+(k+1)%3], s.Triangles[3*t+k]}]
 			for j := int32(0); j < 3; j++ {
-				if geom.Orient3D(p(t, 0), p(t, 1), p(t, 2), p(u, j)) != 0 {
+				if geom.Orient3D(p(t, 0), p(t, 1), p(t, 2), p(u, j)) != 0 && !joinsNear([3]geom.Vec{p(t, 0), p(t, 1), p(t, 2)}, [3]geom.Vec{p(u, 0), p(u, 1), p(u, 2)}, p(u, j)) {
 					goto next
 				}
 			}

@@ -1,6 +1,8 @@
 package tetgen
 
 import (
+	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
 	"math"
 	"testing"
 
@@ -145,5 +147,99 @@ func TestNoFlatTetsOnPlanarWalls(t *testing.T) {
 				t.Logf("joinCoplanar %v: %d flat tets after refinement", join, n)
 			}
 		})
+	}
+}
+
+// TestNearPlane checks nearPlane against distances from the plane z = 0
+// (largest coordinate 16, whose unit in the last place is 2⁻⁴⁸ ≈ 3.55e−15)
+// and from a plane whose normal is nearest the x axis.
+func TestNearPlane(t *testing.T) {
+	ulp := math.Ldexp(1, -48)
+	a, b, c := geom.Vec{0, 0, 0}, geom.Vec{16, 0, 0}, geom.Vec{0, 16, 0}
+	for _, x := range []struct {
+		z    float64
+		want bool
+	}{{0, true}, {-8.881784197001252e-16, true}, {0.9 * ulp, true}, {-ulp, true}, {1.5 * ulp, false}, {-3 * ulp, false}, {1e-9, false}} {
+		if got := nearPlane(a, b, c, geom.Vec{8, 8, x.z}); got != x.want {
+			t.Errorf("z = %g: nearPlane %v, want %v", x.z, got, x.want)
+		}
+	}
+	// The plane x = y/4 + 1 (normal nearest x): off it by 0.5 and 2 ulps along x.
+	a, b, c = geom.Vec{1, 0, 0}, geom.Vec{1, 0, 16}, geom.Vec{5, 16, 0}
+	if !nearPlane(a, b, c, geom.Vec{3 + ulp/2, 8, 8}) || nearPlane(a, b, c, geom.Vec{3 + 2*ulp, 8, 8}) {
+		t.Error("nearPlane wrong on a plane whose normal is nearest the x axis")
+	}
+}
+
+// needleFloorBox is the box [0, 16]² × [0, 4] whose floor holds a needle
+// (apex (12, 8, 0), base from (0, 7.9) to (0, 8.1): 0.95°) whose base
+// vertices lie 8.9e−16 below the floor's plane, as netgen_hinge.stl's
+// floor needles do (an exporter's rounding; a quarter of the floor's unit
+// in the last place).
+func needleFloorBox() *format.Surface {
+	const eps = -8.881784197001252e-16
+	p := []geom.Vec{
+		{0, 0, 0}, {16, 0, 0}, {16, 16, 0}, {0, 16, 0}, // 0-3 floor corners
+		{0, 8.1, eps}, {12, 8, 0}, {0, 7.9, eps}, // 4 B, 5 A, 6 C
+		{0, 0, 4}, {16, 0, 4}, {16, 16, 4}, {0, 16, 4}, // 7-10 top
+	}
+	tris := [][3]int32{
+		{0, 1, 5}, {1, 2, 5}, {2, 3, 5}, {3, 4, 5}, {6, 0, 5}, {5, 4, 6}, // floor, the needle last
+		{7, 8, 9}, {7, 9, 10}, // top
+		{0, 1, 8}, {0, 8, 7}, {1, 2, 9}, {1, 9, 8}, {2, 3, 10}, {2, 10, 9}, // y = 0, x = 16, y = 16
+		{0, 7, 6}, {6, 7, 4}, {4, 7, 10}, {4, 10, 3}, // x = 0
+	}
+	var xyz []float64
+	for _, v := range p {
+		xyz = append(xyz, v[0], v[1], v[2])
+	}
+	centre := geom.Vec{8, 8, 2}
+	var ts []int32
+	for _, q := range tris {
+		a, b, c := p[q[0]], p[q[1]], p[q[2]]
+		n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+		if geom.Dot(n, geom.Sub(a, centre)) < 0 { // outward
+			q[1], q[2] = q[2], q[1]
+		}
+		ts = append(ts, q[0], q[1], q[2])
+	}
+	return &format.Surface{Positions: xyz, Triangles: ts}
+}
+
+// TestMergeNearCoplanar: with MergeCoplanar, the needle of a floor whose
+// base vertices lie a quarter ulp below the floor's plane joins the two
+// floor triangles beside it in one planar group (seven groups, not nine;
+// those two triangles and the rest of the floor, exactly coplanar, have
+// no angle below nearMergeAngle and stay apart), so the needle's 0.95°
+// corner no longer bounds the mesh: its smallest dihedral angle reaches
+// 12° (9.91° with exact groups). Without the option the groups stay
+// exact.
+func TestMergeNearCoplanar(t *testing.T) {
+	s := needleFloorBox()
+	checkCleanSurface(t, s)
+	for _, c := range []struct {
+		merge bool
+		want  int
+	}{{false, 9}, {true, 7}} {
+		ms, stages := newMesher(s, Options{MergeCoplanar: c.merge}, true)
+		if err := stages[0].run(); err != nil {
+			t.Fatal(err)
+		}
+		groups := map[int32]bool{}
+		for _, f := range ms.facets {
+			groups[f.plane] = true
+		}
+		if len(groups) != c.want {
+			t.Errorf("MergeCoplanar %v: %d planar groups, want %d", c.merge, len(groups), c.want)
+		}
+	}
+	m, _, err := Build(s, Options{MergeCoplanar: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMergedMesh(t, s, m)
+	t.Logf("%d tets, smallest dihedral angle %.3g°", m.NumTets(), tetmesh.MeasureQuality(m).MinDihedral)
+	if got := tetmesh.MeasureQuality(m).MinDihedral; got < 12 {
+		t.Errorf("smallest dihedral angle %.3g° with the near-coplanar floor merged, want at least 12°", got)
 	}
 }

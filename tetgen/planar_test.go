@@ -83,19 +83,26 @@ func TestPlanarFacetGroups(t *testing.T) {
 		{"L bracket", shapes.LBracket(2, 0.5, 1), 8},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ms, stages := newMesher(c.s, Options{}, true)
-			if err := stages[0].run(); err != nil {
-				t.Fatal(err)
-			}
-			groups := map[int32]bool{}
-			for _, f := range ms.facets {
-				groups[f.plane] = true
-			}
-			if len(groups) != c.want {
-				t.Errorf("%d planar groups of %d facets, the shape has %d planar walls", len(groups), len(ms.facets), c.want)
+			if groups, facets := planarGroupCount(t, c.s, Options{}); groups != c.want {
+				t.Errorf("%d planar groups of %d facets, the shape has %d planar walls", groups, facets, c.want)
 			}
 		})
 	}
+}
+
+// planarGroupCount returns the number of planar groups the mesher makes
+// of s's facets with options opt (conforming recovery; the first stage
+// only), and the number of facets.
+func planarGroupCount(t *testing.T, s *format.Surface, opt Options) (groups, facets int) {
+	ms, stages := newMesher(s, opt, true)
+	if err := stages[0].run(); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int32]bool{}
+	for _, f := range ms.facets {
+		seen[f.plane] = true
+	}
+	return len(seen), len(ms.facets)
 }
 
 // TestNoFlatTetsOnPlanarWalls: a Steiner point inserted on a planar wall
@@ -221,16 +228,8 @@ func TestMergeNearCoplanar(t *testing.T) {
 		merge bool
 		want  int
 	}{{false, 9}, {true, 7}} {
-		ms, stages := newMesher(s, Options{MergeCoplanar: c.merge}, true)
-		if err := stages[0].run(); err != nil {
-			t.Fatal(err)
-		}
-		groups := map[int32]bool{}
-		for _, f := range ms.facets {
-			groups[f.plane] = true
-		}
-		if len(groups) != c.want {
-			t.Errorf("MergeCoplanar %v: %d planar groups, want %d", c.merge, len(groups), c.want)
+		if groups, _ := planarGroupCount(t, s, Options{MergeCoplanar: c.merge}); groups != c.want {
+			t.Errorf("MergeCoplanar %v: %d planar groups, want %d", c.merge, groups, c.want)
 		}
 	}
 	m, _, err := Build(s, Options{MergeCoplanar: true})

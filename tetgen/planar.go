@@ -46,8 +46,11 @@ func (ms *mesher) groupPlanarFacets() {
 			d := s.apex(g, h%3)
 			t := [3]geom.Vec{m.pos(q[0]), m.pos(q[1]), m.pos(q[2])}
 			u := [3]geom.Vec{m.pos(s.sv[3*g]), m.pos(s.sv[3*g+1]), m.pos(s.sv[3*g+2])}
-			if geom.Orient3D(t[0], t[1], t[2], m.pos(d)) != 0 && !(ms.opt.MergeCoplanar && joinsNear(t, u, m.pos(d))) {
-				continue
+			if geom.Orient3D(t[0], t[1], t[2], m.pos(d)) != 0 {
+				if !ms.nearGroups || !joinsNear(t, u, m.pos(d)) {
+					continue
+				}
+				ms.joinedNear = true
 			}
 			// Coplanar: the same wall unless the two fold back onto
 			// each other (opposite normals, a zero-thickness fin).

@@ -146,10 +146,6 @@ type mesher struct {
 	// planar groups: tests use it to build the flat wall tets that void
 	// splitting must still handle.
 	joinCoplanar bool
-	// nearGroups lets planar groups join across edges that are coplanar
-	// only to rounding (joinsNear; with MergeCoplanar, unless Build
-	// starts over without), and joinedNear records that some did.
-	nearGroups, joinedNear bool
 
 	ref8 *refiner // refinement queues
 	// qualityCap is the number of vertices added for shape past which
@@ -246,31 +242,15 @@ func Build(s *format.Surface, opt Options) (*Mesh, *Report, error) {
 	if opt.MergeCoplanar {
 		s, _ = mergeCoplanar(s)
 	}
-	mesh, rep, joined, err := buildRecovering(s, opt, true)
-	if err != nil && joined {
-		// Planar groups joined across edges that are coplanar only to
-		// rounding (joinsNear) are not flat, and the exact kernel can
-		// fail on them (stlmodels_gearwheel.bin.stl: no surface cavity
-		// for a Steiner point 2.6e−17 off its face's plane): start over
-		// with exactly coplanar groups.
-		mesh, rep, _, err = buildRecovering(s, opt, false)
-	}
-	return mesh, rep, err
-}
-
-// buildRecovering builds with flip recovery, then, if that fails, with
-// conforming recovery; near allows planar groups across near-coplanar
-// edges (joinsNear), and joined reports whether the last build made one.
-func buildRecovering(s *format.Surface, opt Options, near bool) (mesh *Mesh, rep *Report, joined bool, err error) {
-	mesh, rep, joined, err = build(s, opt, false, near)
+	mesh, rep, err := build(s, opt, false)
 	var recErr *recoveryError
 	if errors.As(err, &recErr) {
 		// Flips and forced insertions could not recover the surface
 		// everywhere; conforming recovery always can (at the price of
 		// more Steiner points), so start over with it.
-		mesh, rep, joined, err = build(s, opt, true, near)
+		mesh, rep, err = build(s, opt, true)
 	}
-	return mesh, rep, joined, err
+	return mesh, rep, err
 }
 
 // recoveryError is a boundary recovery failure that conforming recovery
@@ -280,14 +260,13 @@ type recoveryError struct{ err error }
 func (e *recoveryError) Error() string { return e.err.Error() }
 func (e *recoveryError) Unwrap() error { return e.err }
 
-func build(s *format.Surface, opt Options, conforming, near bool) (*Mesh, *Report, bool, error) {
+func build(s *format.Surface, opt Options, conforming bool) (*Mesh, *Report, error) {
 	ms, stages := newMesher(s, opt, conforming)
-	ms.nearGroups = near && opt.MergeCoplanar
 	for _, st := range stages {
 		ms.stage(st.name)
 		err := st.run()
 		if err != nil {
-			return nil, nil, ms.joinedNear, err
+			return nil, nil, err
 		}
 	}
 	ms.stage("output")
@@ -296,7 +275,7 @@ func build(s *format.Surface, opt Options, conforming, near bool) (*Mesh, *Repor
 	ms.rep.Vertices, ms.rep.Tets = mesh.NumVertices(), mesh.NumTets()
 	ms.rep.Volume = mesh.Volume()
 	ms.rep.Quality = measureQuality(mesh)
-	return mesh, ms.rep, ms.joinedNear, nil
+	return mesh, ms.rep, nil
 }
 
 // meshStage is one stage of the mesher.
@@ -307,7 +286,7 @@ type meshStage struct {
 
 // newMesher returns a mesher for s and its stages, to be run in order.
 func newMesher(s *format.Surface, opt Options, conforming bool) (*mesher, []meshStage) {
-	ms := &mesher{opt: opt, conforming: conforming, nearGroups: opt.MergeCoplanar, rep: &Report{InputVertices: s.NumVertices(), InputTriangles: s.NumTriangles()}}
+	ms := &mesher{opt: opt, conforming: conforming, rep: &Report{InputVertices: s.NumVertices(), InputTriangles: s.NumTriangles()}}
 	ms.rep.ConformingRecovery = conforming
 	ms.rep.InputVolume = enclosedVolume(s)
 	ms.rep.SharpestCrease = sharpestCrease(s, false)

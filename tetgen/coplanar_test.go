@@ -394,8 +394,8 @@ func TestBuildMergeCoplanar(t *testing.T) {
 
 // planarGroups labels each triangle of s with its planar group (the
 // smallest triangle index in it): triangles joined across edges where
-// they are exactly coplanar, or coplanar to rounding with a small angle
-// (joinsNear, as MergeCoplanar groups them), and face the same way.
+// they are exactly coplanar and face the same way, then joined as
+// MergeCoplanar joins them to rounding (nearGroups).
 func planarGroups(s *format.Surface) []int32 {
 	nt := int32(s.NumTriangles())
 	sets := unionfind.New(int(nt))
@@ -411,7 +411,7 @@ func planarGroups(s *format.Surface) []int32 {
 		for k := int32(0); k < 3; k++ {
 			u := half[[2]int32{s.Triangles[3*t+(k+1)%3], s.Triangles[3*t+k]}]
 			for j := int32(0); j < 3; j++ {
-				if geom.Orient3D(p(t, 0), p(t, 1), p(t, 2), p(u, j)) != 0 && !joinsNear([3]geom.Vec{p(t, 0), p(t, 1), p(t, 2)}, [3]geom.Vec{p(u, 0), p(u, 1), p(u, 2)}, p(u, j)) {
+				if geom.Orient3D(p(t, 0), p(t, 1), p(t, 2), p(u, j)) != 0 {
 					goto next
 				}
 			}
@@ -420,6 +420,11 @@ func planarGroups(s *format.Surface) []int32 {
 			}
 		next:
 		}
+	}
+	tri := func(t int32) [3]geom.Vec { return [3]geom.Vec{p(t, 0), p(t, 1), p(t, 2)} }
+	across := func(t, k int32) int32 { return half[[2]int32{s.Triangles[3*t+(k+1)%3], s.Triangles[3*t+k]}] }
+	for t, g := range nearGroups(nt, tri, across, sets.Find) {
+		sets.Union(int32(t), g)
 	}
 	out := make([]int32, nt)
 	for t := range out {

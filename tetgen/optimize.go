@@ -274,13 +274,7 @@ func (ms *mesher) constrain(v int32, p geom.Vec) geom.Vec {
 		e := geom.Sub(b, a)
 		return geom.Add(a, geom.Scale(geom.Dot(geom.Sub(p, a), e)/geom.Dot(e, e), e))
 	case vFacet:
-		c := &ms.facets[ms.ref[v]].corner
-		w := geom.Sub(p, c[0])
-		g11, g12, g22 := geom.Dot(c[1], c[1]), geom.Dot(c[1], c[2]), geom.Dot(c[2], c[2])
-		r1, r2 := geom.Dot(w, c[1]), geom.Dot(w, c[2])
-		det := g11*g22 - g12*g12
-		u, t := (r1*g22-r2*g12)/det, (r2*g11-r1*g12)/det
-		return geom.Add(c[0], geom.Add(geom.Scale(u, c[1]), geom.Scale(t, c[2])))
+		return ms.facets[ms.ref[v]].project(p)
 	}
 	return p
 }

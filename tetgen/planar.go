@@ -17,10 +17,12 @@ import (
 // sharing an input edge are in one group when the neighbour's far vertex
 // is exactly coplanar with the facet (geom.Orient3D is 0) and both face
 // the same way; groups are the connected classes of that relation. With
-// MergeCoplanar one tolerance enters (joinsNear): a triangle with an
-// angle below 12° also joins a neighbour whose far vertex lies within an
-// ulp of its plane, since exporters round walls that are flat (a
-// coordinate of −8.9e−16 where its neighbours have 0), and such a needle
+// MergeCoplanar one tolerance enters (nearGroups): groups also join
+// across an edge of a triangle with an angle below 12° whose neighbour is
+// coplanar with it to within an ulp, if the joined group is flat to
+// within an ulp of its largest triangle's plane, since exporters round
+// walls that are flat (a coordinate of −8.9e−16 where its neighbours
+// have 0), and such a needle
 // kept as a facet of its own bounds the mesh near its apex (to the order
 // of the square root of its angle in radians: netgen_hinge.stl's 1.06°
 // floor needle, √α = 7.8°, held its mesh at 8.2°).
@@ -44,13 +46,8 @@ func (ms *mesher) groupPlanarFacets() {
 			}
 			g := h / 3
 			d := s.apex(g, h%3)
-			t := [3]geom.Vec{m.pos(q[0]), m.pos(q[1]), m.pos(q[2])}
-			u := [3]geom.Vec{m.pos(s.sv[3*g]), m.pos(s.sv[3*g+1]), m.pos(s.sv[3*g+2])}
-			if geom.Orient3D(t[0], t[1], t[2], m.pos(d)) != 0 {
-				if !ms.nearGroups || !joinsNear(t, u, m.pos(d)) {
-					continue
-				}
-				ms.joinedNear = true
+			if geom.Orient3D(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(d)) != 0 {
+				continue
 			}
 			// Coplanar: the same wall unless the two fold back onto
 			// each other (opposite normals, a zero-thickness fin).
@@ -60,11 +57,40 @@ func (ms *mesher) groupPlanarFacets() {
 			sets.Union(s.facet[f], s.facet[g])
 		}
 	}
+	var near []int32
+	if ms.opt.MergeCoplanar {
+		tri := func(f int32) [3]geom.Vec {
+			return [3]geom.Vec{m.pos(s.sv[3*f]), m.pos(s.sv[3*f+1]), m.pos(s.sv[3*f+2])}
+		}
+		across := func(f, e int32) int32 {
+			if h := s.adj[3*f+e]; h >= 0 {
+				return h / 3
+			}
+			return -1
+		}
+		exact := make([]int32, s.num())
+		for f := range exact {
+			exact[f] = sets.Find(s.facet[f])
+		}
+		for f, g := range nearGroups(s.num(), tri, across, func(f int32) int32 { return exact[f] }) {
+			sets.Union(s.facet[f], s.facet[g])
+		}
+		// A group that joined several exact ones is near: some member's
+		// exact root is not the group's (the smallest of theirs).
+		for _, r := range exact {
+			if sets.Find(r) != r {
+				near = append(near, sets.Find(r))
+			}
+		}
+	}
 	for f := range ms.facets {
 		ms.facets[f].plane = sets.Find(int32(f))
 	}
 	if ms.opt.MergeCoplanar {
 		ms.mergePlanarGroups()
+		for _, g := range near {
+			ms.facets[g].near = true
+		}
 	}
 }
 
@@ -148,14 +174,73 @@ func (ms *mesher) samePlane(f, g int32) bool { return ms.facets[f].plane == ms.f
 // triangles), as any change of where points go may there.
 const nearMergeAngle = 12 * math.Pi / 180
 
-// joinsNear reports whether triangles t and u, which share an edge, are
-// merged into one planar group with MergeCoplanar although u's far
-// vertex d lies off t's plane: within rounding of it (nearPlane), and one
-// of them with an angle below nearMergeAngle, which a facet of its own
-// would keep in the mesh (netgen_hinge.stl's floor: needles of 0.6-1.4°
-// whose far vertices lie 8.9e−16 below z = 0).
-func joinsNear(t, u [3]geom.Vec, d geom.Vec) bool {
-	return nearPlane(t[0], t[1], t[2], d) && min(smallestTriangleAngle(t), smallestTriangleAngle(u)) < nearMergeAngle
+// nearGroups returns, per triangle (n of them; across(t, e) is the
+// triangle across edge e of t, −1 for none), the smallest triangle of its
+// planar group with MergeCoplanar, given the exactly coplanar groups
+// (exact labels them). Groups also join across an edge where the far
+// vertex lies within rounding of the other triangle's plane (nearPlane)
+// and one of the two has an angle below nearMergeAngle; a group so joined
+// is kept only if every vertex of it lies within rounding of the plane of
+// its largest triangle, else its triangles keep their exact groups. The
+// check is needed because a needle's plane is ill-conditioned — rounding
+// tilts it by its error over its width — so a needle lying along a
+// crease is within rounding of both walls, and joins through it would
+// make walls meeting at a real angle one group (stlmodels_gearwheel.bin.stl's
+// floor and a sloping face, through a 0.0005° needle).
+func nearGroups(n int32, tri func(t int32) [3]geom.Vec, across func(t, e int32) int32, exact func(t int32) int32) []int32 {
+	normal := func(p [3]geom.Vec) geom.Vec { return geom.Cross(geom.Sub(p[1], p[0]), geom.Sub(p[2], p[0])) }
+	sets := unionfind.New(int(n))
+	first := map[int32]int32{} // per exact group: its smallest triangle
+	for t := range n {
+		if f, ok := first[exact(t)]; ok {
+			sets.Union(f, t)
+		} else {
+			first[exact(t)] = t
+		}
+	}
+	for t := range n {
+		p := tri(t)
+		for e := range int32(3) {
+			u := across(t, e)
+			if u < t || exact(u) == exact(t) {
+				continue
+			}
+			q := tri(u)
+			if geom.Dot(normal(p), normal(q)) <= 0 || min(smallestTriangleAngle(p), smallestTriangleAngle(q)) >= nearMergeAngle {
+				continue
+			}
+			if nearPlane(p[0], p[1], p[2], q[0]) && nearPlane(p[0], p[1], p[2], q[1]) && nearPlane(p[0], p[1], p[2], q[2]) {
+				sets.Union(t, u)
+			}
+		}
+	}
+	big := map[int32]int32{} // per group: its largest triangle, the first of equals
+	area2 := func(t int32) float64 { m := normal(tri(t)); return geom.Dot(m, m) }
+	for t := range n {
+		if b, ok := big[sets.Find(t)]; !ok || area2(t) > area2(b) {
+			big[sets.Find(t)] = t
+		}
+	}
+	flat := map[int32]bool{}
+	for t := range n {
+		g := sets.Find(t)
+		if _, seen := flat[g]; !seen {
+			flat[g] = true
+		}
+		q, p := tri(big[g]), tri(t)
+		for _, v := range p {
+			flat[g] = flat[g] && nearPlane(q[0], q[1], q[2], v)
+		}
+	}
+	out := make([]int32, n)
+	for t := range n {
+		if g := sets.Find(t); flat[g] {
+			out[t] = g
+		} else {
+			out[t] = first[exact(t)]
+		}
+	}
+	return out
 }
 
 // smallestTriangleAngle returns the smallest angle of triangle t (radians).

@@ -178,6 +178,51 @@ func TestNearPlane(t *testing.T) {
 	}
 }
 
+// TestNearGroups checks which needles join the floor's group: a floor
+// of two triangles (0, 1) and, across its edge y = 0, a needle (2) whose
+// vertices lie within rounding of the floor's plane or not. A needle whose
+// own plane is tilted 45° by rounding but that lies within an ulp of the
+// floor joins it; one that lies within rounding of the floor and of a
+// sloping face (3, across its other long edge when sloped) joins neither,
+// as the group would not be flat.
+func TestNearGroups(t *testing.T) {
+	floor := [][3]geom.Vec{{{0, 0, 0}, {10, 0, 0}, {10, 10, 0}}, {{0, 0, 0}, {10, 10, 0}, {0, 10, 0}}}
+	slope := [3]geom.Vec{{5, -1e-15, -1e-15}, {0, 0, 0}, {5, -10, -10}}
+	for _, c := range []struct {
+		name   string
+		needle [3]geom.Vec
+		sloped bool
+		want   bool
+	}{
+		{"flat to rounding", [3]geom.Vec{{10, 0, 0}, {0, 0, 0}, {5, -0.1, -8.9e-16}}, false, true},
+		{"tilted by rounding", [3]geom.Vec{{10, 0, 0}, {0, 0, 0}, {5, -1e-15, 1e-15}}, false, true},
+		{"off by more than rounding", [3]geom.Vec{{10, 0, 0}, {0, 0, 0}, {5, -0.1, -1e-14}}, false, false},
+		{"not a needle", [3]geom.Vec{{10, 0, 0}, {0, 0, 0}, {5, -10, -8.9e-16}}, false, false},
+		{"facing the other way", [3]geom.Vec{{0, 0, 0}, {10, 0, 0}, {5, -0.1, -8.9e-16}}, false, false},
+		{"along a crease", [3]geom.Vec{{10, 0, 0}, {0, 0, 0}, {5, -1e-15, -1e-15}}, true, false},
+	} {
+		tris := [][3]geom.Vec{floor[0], floor[1], c.needle, slope}
+		across := func(t, e int32) int32 {
+			switch {
+			case t == 0 && e == 0:
+				return 2
+			case t == 2 && e == 0:
+				return 0
+			case c.sloped && t == 2 && e == 1:
+				return 3
+			case c.sloped && t == 3 && e == 0:
+				return 2
+			}
+			return -1
+		}
+		exact := func(t int32) int32 { return [4]int32{0, 0, 2, 3}[t] }
+		got := nearGroups(4, func(t int32) [3]geom.Vec { return tris[t] }, across, exact)
+		if (got[2] == 0) != c.want || got[0] != 0 || got[1] != 0 || got[3] != 3 {
+			t.Errorf("%s: groups %v; want the needle in the floor's: %v", c.name, got, c.want)
+		}
+	}
+}
+
 // needleFloorBox is the box [0, 16]² × [0, 4] whose floor holds a needle
 // (apex (12, 8, 0), base from (0, 7.9) to (0, 8.1): 0.95°) whose base
 // vertices lie 8.9e−16 below the floor's plane, as netgen_hinge.stl's

@@ -435,9 +435,7 @@ func (ms *mesher) segmentOf(a, b int32) int32 {
 // split instead.
 func (ms *mesher) splitMissingSubface(f int32) error {
 	s := &ms.s
-	q := s.sv[3*f : 3*f+3]
-	a, b, c := q[0], q[1], q[2]
-	cc := circumcentre(ms.m.pos(a), ms.m.pos(b), ms.m.pos(c))
+	cc, _ := ms.subfaceCircle(f)
 	// Locate the circumcentre in the facet through a provisional vertex.
 	v := ms.addVertex(cc, vFacet, s.facet[f], onNone)
 	g, e, blocked := ms.locateInFacet(f, v)

@@ -524,12 +524,15 @@ func (ms *mesher) afterInsert(near2 float64) {
 }
 
 // subfaceCircle returns the circumcentre and squared circumradius of
-// subface f.
+// subface f, in its facet's plane.
 func (ms *mesher) subfaceCircle(f int32) (geom.Vec, float64) {
 	q := ms.s.sv[3*f : 3*f+3]
-	a := ms.m.pos(q[0])
-	c := circumcentre(a, ms.m.pos(q[1]), ms.m.pos(q[2]))
-	return c, geom.Dist2(c, a)
+	a, b, c := ms.m.pos(q[0]), ms.m.pos(q[1]), ms.m.pos(q[2])
+	if fi := &ms.facets[ms.s.facet[f]]; fi.near {
+		a, b, c = fi.project(a), fi.project(b), fi.project(c)
+	}
+	cc := circumcentre(a, b, c)
+	return cc, geom.Dist2(cc, a)
 }
 
 // encroaches reports whether p lies inside the diametral sphere of

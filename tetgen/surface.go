@@ -90,6 +90,23 @@ type facetInfo struct {
 	// plane is the planar group of the facet (see planar.go): the
 	// smallest index of the facets coplanar with it and joined to it.
 	plane int32
+	// near marks a planar group joined across edges that are coplanar
+	// only to rounding (nearGroups): its subfaces' own planes may be
+	// tilted off the group's by rounding over their width, so points
+	// computed from a subface are projected onto corner's plane.
+	near bool
+}
+
+// project returns the point of the facet's plane (through corner) nearest
+// p.
+func (fi *facetInfo) project(p geom.Vec) geom.Vec {
+	c := &fi.corner
+	w := geom.Sub(p, c[0])
+	g11, g12, g22 := geom.Dot(c[1], c[1]), geom.Dot(c[1], c[2]), geom.Dot(c[2], c[2])
+	r1, r2 := geom.Dot(w, c[1]), geom.Dot(w, c[2])
+	det := g11*g22 - g12*g12
+	u, t := (r1*g22-r2*g12)/det, (r2*g11-r1*g12)/det
+	return geom.Add(c[0], geom.Add(geom.Scale(u, c[1]), geom.Scale(t, c[2])))
 }
 
 const eyeKey = math.MinInt32

@@ -143,5 +143,5 @@ var corpusQuality = []struct {
 	{"netgen_hinge.stl", 7.2, true, 14.8},
 	{"plb_aneurysm.stl", 2.9, true, 2.9},
 	{"stlmodels_gearwheel.bin.stl", 0.67, true, 6.4},
-	{"occt_propeller.stl", 0.45, true, 0.48},          // its 9.92° crease bounds any mesh below 12°
+	{"occt_propeller.stl", 0.45, true, 0.48}, // its 9.92° crease bounds any mesh below 12°
 }

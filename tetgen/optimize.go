@@ -188,7 +188,7 @@ func (ms *mesher) improve(surface bool) error {
 	// The log of changed tets stays on through sliver removal, whose
 	// scans continue from this one.
 	m.logFrom()
-	var stall stallWatch
+	stall := stallWatch{patience: 3}
 	for round := int32(0); round < optRounds; round++ {
 		// Worst first, so that the budget goes to the worst tets.
 		bad = m.scanBad(target)
@@ -198,14 +198,14 @@ func (ms *mesher) improve(surface bool) error {
 			}
 			return cmp.Compare(a.t, b.t)
 		})
-		if ms.endStalled {
-			acute := optTarget // the smallest angle is a bad tet's
-			for _, b := range bad {
-				acute = min(acute, m.smallestDihedral(m.tet(b.t)))
-			}
-			if stall.stalled(len(bad), acute) {
-				return nil
-			}
+		// After edge contraction and reinsertion, smoothing goes on
+		// trading angles between neighbouring tets where the surface
+		// pins them (gmsh_lever.stl: some 1 300 vertices moved a round,
+		// all 12 rounds, while the bad tets and the smallest angle
+		// stayed), so such a pass ends after three idle rounds. Ending
+		// the earlier passes so lowered minima (docs/meshing.md).
+		if ms.endStalled && stall.stalled(len(bad), m.smallestAngle(bad)) {
+			return nil
 		}
 		improved := 0
 		for _, bt := range bad {
@@ -807,21 +807,16 @@ func minNormHull(fns []ascentFn) geom.Vec {
 	return best
 }
 
-// stallWatch ends an optimization pass that has stopped paying. After
-// edge contraction and reinsertion, smoothing goes on trading angles
-// between neighbouring tets where the surface pins them (gmsh_lever.stl:
-// some 1 300 vertices moved a round, all 12 rounds, while the bad tets
-// and the smallest angle stayed), so such a pass ends after three rounds
-// in a row that neither cut the bad tets by a fiftieth nor raised the
-// mesh's smallest angle. Ending the earlier passes so lowered minima
-// (docs/meshing.md).
+// stallWatch ends rounds of work that have stopped paying: after
+// patience rounds in a row that neither cut the bad tets by a fiftieth
+// nor raised the mesh's smallest angle.
 type stallWatch struct {
-	rounds, lastBad, idle int
-	lastAcute             float64
+	patience, rounds, lastBad, idle int
+	lastAcute                       float64
 }
 
 // stalled records a round's count of bad tets and smallest angle and
-// reports whether the pass should end before it.
+// reports whether the work should end before it.
 func (w *stallWatch) stalled(bad int, acute float64) bool {
 	if w.rounds > 0 && 50*bad > 49*w.lastBad && acute <= w.lastAcute {
 		w.idle++
@@ -830,5 +825,16 @@ func (w *stallWatch) stalled(bad int, acute float64) bool {
 	}
 	w.rounds++
 	w.lastBad, w.lastAcute = bad, acute
-	return w.idle == 3
+	return w.idle == w.patience
+}
+
+// smallestAngle returns the smallest dihedral angle of the bad tets, or
+// optTarget when there are none: the mesh's smallest angle, as every tet
+// below optTarget is bad.
+func (m *tri) smallestAngle(bad []sineTet) float64 {
+	acute := optTarget
+	for _, b := range bad {
+		acute = min(acute, m.smallestDihedral(m.tet(b.t)))
+	}
+	return acute
 }

@@ -188,20 +188,22 @@ func TestStallWatch(t *testing.T) {
 		return r
 	}
 	for _, tc := range []struct {
-		name   string
-		rounds []round
-		end    int // index of the round before which the pass ends, -1 for none
+		name     string
+		patience int
+		rounds   []round
+		end      int // index of the round before which the work ends, -1 for none
 	}{
-		{"nothing changes", flat(8), 3},
-		{"a fiftieth fewer is progress", []round{{1000, 0.1}, {980, 0.1}, {960, 0.1}, {940, 0.1}, {921, 0.1}, {902, 0.1}}, -1},
-		{"less than a fiftieth is not", []round{{1000, 0.1}, {981, 0.1}, {962, 0.1}, {944, 0.1}}, 3},
-		{"more bad tets is not", []round{{1000, 0.1}, {1100, 0.1}, {1200, 0.1}, {1300, 0.1}}, 3},
-		{"a higher smallest angle is progress", []round{{1000, 0.1}, {1000, 0.11}, {1000, 0.12}, {1000, 0.13}, {1000, 0.14}}, -1},
-		{"a lower smallest angle is not", []round{{1000, 0.1}, {1000, 0.09}, {990, 0.08}, {985, 0.07}}, 3},
-		{"progress restarts the count", []round{{1000, 0.1}, {1000, 0.1}, {1000, 0.1}, {900, 0.1}, {900, 0.1}, {900, 0.1}, {900, 0.1}}, 6},
+		{"nothing changes", 3, flat(8), 3},
+		{"a fiftieth fewer is progress", 3, []round{{1000, 0.1}, {980, 0.1}, {960, 0.1}, {940, 0.1}, {921, 0.1}, {902, 0.1}}, -1},
+		{"less than a fiftieth is not", 3, []round{{1000, 0.1}, {981, 0.1}, {962, 0.1}, {944, 0.1}}, 3},
+		{"more bad tets is not", 3, []round{{1000, 0.1}, {1100, 0.1}, {1200, 0.1}, {1300, 0.1}}, 3},
+		{"a higher smallest angle is progress", 3, []round{{1000, 0.1}, {1000, 0.11}, {1000, 0.12}, {1000, 0.13}, {1000, 0.14}}, -1},
+		{"a lower smallest angle is not", 3, []round{{1000, 0.1}, {1000, 0.09}, {990, 0.08}, {985, 0.07}}, 3},
+		{"one idle round with a patience of one", 1, []round{{1000, 0.1}, {900, 0.1}, {900, 0.1}}, 2},
+		{"progress restarts the count", 3, []round{{1000, 0.1}, {1000, 0.1}, {1000, 0.1}, {900, 0.1}, {900, 0.1}, {900, 0.1}, {900, 0.1}}, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w stallWatch
+			w := stallWatch{patience: tc.patience}
 			end := -1
 			for i, r := range tc.rounds {
 				if w.stalled(r.bad, r.acute) {

@@ -46,9 +46,9 @@ func (ms *mesher) removeSlivers() error {
 	// inserting its 2 % and smoothing for twelve rounds (gmsh_lever.stl
 	// at -q 1.414: the worst sine stayed 0.0256 through rounds two to
 	// four while the bad tets grew from 3 268 to 3 536).
-	var watch stallWatch
+	watch := stallWatch{patience: 1}
 	if err := ms.rounds(sliverRounds, func() int {
-		if watch.stalled(ms.badAcute()); watch.idle > 0 {
+		if watch.stalled(ms.badAcute()) {
 			return 0
 		}
 		return ms.splitSlivers()
@@ -91,13 +91,8 @@ func (ms *mesher) rounds(n int, op func() int) error {
 // smallest dihedral angle (optTarget when none is below it). It scans
 // as optimization does (scanBad), which the next scan continues from.
 func (ms *mesher) badAcute() (int, float64) {
-	m := ms.m
-	bad := m.scanBad(math.Sin(optTarget))
-	acute := optTarget
-	for _, b := range bad {
-		acute = min(acute, m.smallestDihedral(m.tet(b.t)))
-	}
-	return len(bad), acute
+	bad := ms.m.scanBad(math.Sin(optTarget))
+	return len(bad), ms.m.smallestAngle(bad)
 }
 
 // contractRounds bounds the rounds of edge contraction after sliver

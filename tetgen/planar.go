@@ -22,10 +22,10 @@ import (
 // coplanar with it to within an ulp, if the joined group is flat to
 // within an ulp of its largest triangle's plane, since exporters round
 // walls that are flat (a coordinate of −8.9e−16 where its neighbours
-// have 0), and such a needle
-// kept as a facet of its own bounds the mesh near its apex (to the order
-// of the square root of its angle in radians: netgen_hinge.stl's 1.06°
-// floor needle, √α = 7.8°, held its mesh at 8.2°).
+// have 0), and such a needle kept as a facet of its own bounds the mesh
+// near its apex (to the order of the square root of its angle in
+// radians: netgen_hinge.stl's 1.06° floor needle, √α = 7.8°, held its
+// mesh at 8.2°).
 
 // groupPlanarFacets sets facetInfo.plane for every facet: the smallest
 // facet index of its planar group. Subfaces still have the input
@@ -33,12 +33,11 @@ import (
 func (ms *mesher) groupPlanarFacets() {
 	s, m := &ms.s, ms.m
 	sets := unionfind.New(len(ms.facets))
-	normal := func(f int32) geom.Vec {
-		a, b, c := m.pos(s.sv[3*f]), m.pos(s.sv[3*f+1]), m.pos(s.sv[3*f+2])
-		return geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+	tri := func(f int32) [3]geom.Vec {
+		return [3]geom.Vec{m.pos(s.sv[3*f]), m.pos(s.sv[3*f+1]), m.pos(s.sv[3*f+2])}
 	}
 	for f := int32(0); f < s.num(); f++ {
-		q := s.sv[3*f : 3*f+3]
+		p := tri(f)
 		for e := int32(0); e < 3; e++ {
 			h := s.adj[3*f+e]
 			if h < 0 || h/3 < f {
@@ -46,12 +45,12 @@ func (ms *mesher) groupPlanarFacets() {
 			}
 			g := h / 3
 			d := s.apex(g, h%3)
-			if geom.Orient3D(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(d)) != 0 {
+			if geom.Orient3D(p[0], p[1], p[2], m.pos(d)) != 0 {
 				continue
 			}
 			// Coplanar: the same wall unless the two fold back onto
 			// each other (opposite normals, a zero-thickness fin).
-			if geom.Dot(normal(f), normal(g)) <= 0 {
+			if geom.Dot(triNormal(p), triNormal(tri(g))) <= 0 {
 				continue
 			}
 			sets.Union(s.facet[f], s.facet[g])
@@ -59,9 +58,6 @@ func (ms *mesher) groupPlanarFacets() {
 	}
 	var near []int32
 	if ms.opt.MergeCoplanar {
-		tri := func(f int32) [3]geom.Vec {
-			return [3]geom.Vec{m.pos(s.sv[3*f]), m.pos(s.sv[3*f+1]), m.pos(s.sv[3*f+2])}
-		}
 		across := func(f, e int32) int32 {
 			if h := s.adj[3*f+e]; h >= 0 {
 				return h / 3
@@ -167,7 +163,7 @@ func (ms *mesher) mergePlanarGroups() {
 func (ms *mesher) samePlane(f, g int32) bool { return ms.facets[f].plane == ms.facets[g].plane }
 
 // nearMergeAngle is the smallest angle below which a triangle is merged
-// with a neighbour that is coplanar only to rounding (joinsNear): the 12°
+// with a neighbour that is coplanar only to rounding (nearGroups): the 12°
 // the sliver stage must reach. Merging every such pair moved
 // gmsh_lever.stl's smallest angle from 12.4° to 9.41° (at a corner of
 // 0.90° 80 units away from the merged walls, which are quads of two 13°
@@ -188,7 +184,6 @@ const nearMergeAngle = 12 * math.Pi / 180
 // make walls meeting at a real angle one group (stlmodels_gearwheel.bin.stl's
 // floor and a sloping face, through a 0.0005° needle).
 func nearGroups(n int32, tri func(t int32) [3]geom.Vec, across func(t, e int32) int32, exact func(t int32) int32) []int32 {
-	normal := func(p [3]geom.Vec) geom.Vec { return geom.Cross(geom.Sub(p[1], p[0]), geom.Sub(p[2], p[0])) }
 	sets := unionfind.New(int(n))
 	first := map[int32]int32{} // per exact group: its smallest triangle
 	for t := range n {
@@ -206,7 +201,7 @@ func nearGroups(n int32, tri func(t int32) [3]geom.Vec, across func(t, e int32) 
 				continue
 			}
 			q := tri(u)
-			if geom.Dot(normal(p), normal(q)) <= 0 || min(smallestTriangleAngle(p), smallestTriangleAngle(q)) >= nearMergeAngle {
+			if geom.Dot(triNormal(p), triNormal(q)) <= 0 || min(smallestTriangleAngle(p), smallestTriangleAngle(q)) >= nearMergeAngle {
 				continue
 			}
 			if nearPlane(p[0], p[1], p[2], q[0]) && nearPlane(p[0], p[1], p[2], q[1]) && nearPlane(p[0], p[1], p[2], q[2]) {
@@ -215,26 +210,23 @@ func nearGroups(n int32, tri func(t int32) [3]geom.Vec, across func(t, e int32) 
 		}
 	}
 	big := map[int32]int32{} // per group: its largest triangle, the first of equals
-	area2 := func(t int32) float64 { m := normal(tri(t)); return geom.Dot(m, m) }
+	area2 := func(t int32) float64 { m := triNormal(tri(t)); return geom.Dot(m, m) }
 	for t := range n {
 		if b, ok := big[sets.Find(t)]; !ok || area2(t) > area2(b) {
 			big[sets.Find(t)] = t
 		}
 	}
-	flat := map[int32]bool{}
+	bent := map[int32]bool{} // groups with a vertex off their plane
 	for t := range n {
 		g := sets.Find(t)
-		if _, seen := flat[g]; !seen {
-			flat[g] = true
-		}
-		q, p := tri(big[g]), tri(t)
-		for _, v := range p {
-			flat[g] = flat[g] && nearPlane(q[0], q[1], q[2], v)
+		q := tri(big[g])
+		for _, v := range tri(t) {
+			bent[g] = bent[g] || !nearPlane(q[0], q[1], q[2], v)
 		}
 	}
 	out := make([]int32, n)
 	for t := range n {
-		if g := sets.Find(t); flat[g] {
+		if g := sets.Find(t); !bent[g] {
 			out[t] = g
 		} else {
 			out[t] = first[exact(t)]
@@ -242,6 +234,9 @@ func nearGroups(n int32, tri func(t int32) [3]geom.Vec, across func(t, e int32) 
 	}
 	return out
 }
+
+// triNormal returns twice the area vector of triangle p.
+func triNormal(p [3]geom.Vec) geom.Vec { return geom.Cross(geom.Sub(p[1], p[0]), geom.Sub(p[2], p[0])) }
 
 // smallestTriangleAngle returns the smallest angle of triangle t (radians).
 func smallestTriangleAngle(t [3]geom.Vec) float64 {
@@ -259,7 +254,7 @@ func smallestTriangleAngle(t [3]geom.Vec) float64 {
 // far along it one way or the other puts it on the plane or across
 // (exact orientations).
 func nearPlane(a, b, c, d geom.Vec) bool {
-	n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+	n := triNormal([3]geom.Vec{a, b, c})
 	k := 0
 	for j := 1; j < 3; j++ {
 		if math.Abs(n[j]) > math.Abs(n[k]) {

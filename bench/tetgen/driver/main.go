@@ -1,9 +1,10 @@
 // Command driver is the pfmesh side of bench/tetgen/run.sh. It reads a
 // surface (format.Clean applied) and
 //
-//	driver mesh IN [-q B] [-a V] [-runs N] [-stages] [-cpuprofile F]
+//	driver mesh IN [-q B] [-a V] [-merge-coplanar] [-runs N] [-stages] [-cpuprofile F]
 //	                                  meshes it with tetgen.Build and prints
 //	                                  "tets seconds min_dihedral" (median of N runs);
+//	                                  -merge-coplanar sets Options.MergeCoplanar,
 //	                                  -stages adds the last run's stage times on
 //	                                  stderr, -cpuprofile writes a CPU profile
 //	driver convert IN PREFIX          writes it as PREFIX.smesh (TetGen) and
@@ -51,6 +52,7 @@ func run(args []string) error {
 		fs := flag.NewFlagSet("mesh", flag.ContinueOnError)
 		q := fs.Float64("q", 0, "radius-edge bound (0: tetgen's default 2)")
 		a := fs.Float64("a", 0, "largest tet volume (0: none)")
+		merge := fs.Bool("merge-coplanar", false, "mesh coplanar input triangles as one facet (Options.MergeCoplanar)")
 		runs := fs.Int("runs", 1, "runs; the median time is printed")
 		stages := fs.Bool("stages", false, "print the last run's stage times on stderr")
 		prof := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file")
@@ -78,7 +80,7 @@ func run(args []string) error {
 		for range *runs {
 			m, rep = nil, nil // so the peak memory is one run's, not two meshes'
 			t0 := time.Now()
-			if m, rep, err = tetgen.Build(s, tetgen.Options{Quality: *q, MaxVolume: *a}); err != nil {
+			if m, rep, err = tetgen.Build(s, tetgen.Options{Quality: *q, MaxVolume: *a, MergeCoplanar: *merge}); err != nil {
 				return err
 			}
 			secs = append(secs, time.Since(t0).Seconds())

@@ -5,8 +5,9 @@
 //	                                  meshes it with tetgen.Build and prints
 //	                                  "tets seconds min_dihedral" (median of N runs);
 //	                                  -merge-coplanar sets Options.MergeCoplanar,
-//	                                  -stages adds the last run's stage times on
-//	                                  stderr, -cpuprofile writes a CPU profile
+//	                                  -stages adds the last run's stage times and
+//	                                  whether refinement reached the shape-vertex
+//	                                  cap on stderr, -cpuprofile writes a CPU profile
 //	driver convert IN PREFIX          writes it as PREFIX.smesh (TetGen) and
 //	                                  PREFIX.stl (gmsh): all mesh the same triangles
 //	driver quality PREFIX             reads TetGen's PREFIX.node and PREFIX.ele
@@ -89,6 +90,7 @@ func run(args []string) error {
 			for _, st := range rep.Timings {
 				fmt.Fprintf(os.Stderr, "%-20s %7.3f s\n", st.Stage, st.Seconds)
 			}
+			fmt.Fprintf(os.Stderr, "%-20s %7v\n", "quality capped", rep.QualityCapped)
 		}
 		slices.Sort(secs)
 		// Build's report measured the mesh with tetmesh.MeasureQuality,

@@ -3,6 +3,10 @@
 # beside TetGen (-pq1.414, Debian package tetgen) and gmsh's HXT mesher on
 # one thread (Debian package gmsh) on the same surfaces: an icosphere with
 # a volume bound giving about 1M tets, and watertight corpus models.
+# TetGen merges coplanar input facets unless given -M, so each corpus model
+# runs twice: as given (pfmesh's default, which keeps every input triangle,
+# beside TetGen -pMq1.414 and gmsh) and merged (pfmesh -merge-coplanar beside
+# TetGen -pq1.414, the issue's command).
 # Prints, per input and mesher, tets, median wall seconds of RUNS runs,
 # tets/s, the smallest dihedral angle (pfmesh and TetGen, measured by
 # tetmesh.MeasureQuality on both outputs), peak resident memory per tet
@@ -36,31 +40,36 @@ wall() {
 	sort -g "$tmp/times" | awk '{a[NR]=$1; if ($2 > m) m = $2} END {print a[int((NR+1)/2)], m}'
 }
 
-printf '%-34s %-7s %9s %8s %9s %7s %6s %6s\n' input mesher tets seconds tets/s min_dih B/tet ratio
-bench() { # name file volume-bound ("" for none)
-	name=$1 file=$2 a=$3
-	aopt="" tga=""
-	[ -n "$a" ] && aopt="-a $a" && tga="a$a"
-	/usr/bin/time -f "%M" -o "$tmp/mem" "$tmp/driver" mesh "$file" -q 1.414 $aopt -runs "$RUNS" >"$tmp/out"
+printf '%-40s %-7s %9s %8s %9s %7s %6s %6s\n' input mesher tets seconds tets/s min_dih B/tet ratio
+# bench name file volume-bound tetgen-switches pfmesh-flag: volume-bound ""
+# for none; gmsh runs too where pfmesh-flag is "" (it has no switch to merge
+# coplanar facets).
+bench() {
+	name=$1 file=$2 a=$3 tgsw=$4 popt=$5
+	aopt=""
+	[ -n "$a" ] && aopt="-a $a" && tgsw="${tgsw}a$a"
+	/usr/bin/time -f "%M" -o "$tmp/mem" "$tmp/driver" mesh "$file" -q 1.414 $aopt $popt -runs "$RUNS" >"$tmp/out"
 	set -- $(cat "$tmp/out") $(cat "$tmp/mem")
 	pt=$1 ps=$2 pd=$3 pm=$4
 	"$tmp/driver" convert "$file" "$tmp/in"
-	set -- $(wall tetgen -pq1.414${tga}Q "$tmp/in.smesh")
+	set -- $(wall tetgen -${tgsw}Q "$tmp/in.smesh")
 	ts=$1 tm=$2
 	set -- $("$tmp/driver" quality "$tmp/in.1")
 	tt=$1 td=$2
+	awk -v n="$name" -v pt="$pt" -v ps="$ps" -v pd="$pd" -v pm="$pm" -v tt="$tt" -v ts="$ts" -v td="$td" -v tm="$tm" 'BEGIN {
+		printf "%-40s %-7s %9d %8.2f %9.0f %7.2f %6.0f %6.2f\n", n, "pfmesh", pt, ps, pt/ps, pd, 1024*pm/pt, ps/ts
+		printf "%-40s %-7s %9d %8.2f %9.0f %7.2f %6.0f\n", n, "tetgen", tt, ts, tt/ts, td, 1024*tm/tt
+	}'
+	[ -z "$popt" ] || return 0
 	printf 'Merge "%s";\nSurface Loop(1) = Surface{:};\nVolume(1) = {1};\n' "$tmp/in.stl" >"$tmp/in.geo"
 	set -- $(wall gmsh -3 -algo hxt -nt 1 "$tmp/in.geo" -o "$tmp/out.msh")
 	gs=$1 gm=$2
 	gt=$(gmsh -3 -algo hxt -nt 1 "$tmp/in.geo" -o "$tmp/out.msh" 2>&1 | sed -n 's/.* \([0-9][0-9]*\) tetrahedra.*/\1/p' | tail -1)
-	awk -v n="$name" -v pt="$pt" -v ps="$ps" -v pd="$pd" -v pm="$pm" -v tt="$tt" -v ts="$ts" -v td="$td" -v tm="$tm" \
-		-v gt="${gt:-0}" -v gs="$gs" -v gm="$gm" 'BEGIN {
-		printf "%-34s %-7s %9d %8.2f %9.0f %7.2f %6.0f %6.2f\n", n, "pfmesh", pt, ps, pt/ps, pd, 1024*pm/pt, ps/ts
-		printf "%-34s %-7s %9d %8.2f %9.0f %7.2f %6.0f\n", n, "tetgen", tt, ts, tt/ts, td, 1024*tm/tt
-		printf "%-34s %-7s %9d %8.2f %9.0f %7s %6.0f\n", n, "gmsh", gt, gs, gt/gs, "-", (gt > 0 ? 1024*gm/gt : 0)
+	awk -v n="$name" -v gt="${gt:-0}" -v gs="$gs" -v gm="$gm" 'BEGIN {
+		printf "%-40s %-7s %9d %8.2f %9.0f %7s %6.0f\n", n, "gmsh", gt, gs, gt/gs, "-", (gt > 0 ? 1024*gm/gt : 0)
 	}'
 }
-bench "icosphere (a=$A)" "$tmp/sphere.stl" "$A"
+bench "icosphere (a=$A)" "$tmp/sphere.stl" "$A" pq1.414 ""
 
 # Delaunay of 1M random points (issue 5's target: 2 s): BenchmarkDelaunay
 # against TetGen's own "Delaunay seconds" (-V; -NEF writes no mesh) on
@@ -78,8 +87,8 @@ for _ in $(seq "$RUNS"); do
 done
 median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 awk -v ps="$(median "$tmp/pd")" -v ts="$(median "$tmp/td")" 'BEGIN {
-	printf "%-34s %-7s %9s %8.2f %9.0f %7s %6s %6.2f\n", "delaunay, 1M random points", "pfmesh", "-", ps, 1e6/ps, "-", "-", ps/ts
-	printf "%-34s %-7s %9s %8.2f %9.0f\n", "delaunay, 1M random points", "tetgen", "-", ts, 1e6/ts
+	printf "%-40s %-7s %9s %8.2f %9.0f %7s %6s %6.2f\n", "delaunay, 1M random points", "pfmesh", "-", ps, 1e6/ps, "-", "-", ps/ts
+	printf "%-40s %-7s %9s %8.2f %9.0f\n", "delaunay, 1M random points", "tetgen", "-", ts, 1e6/ts
 }'
 
 # The CAD parts of issue 5's "2x faster than TetGen" (occt_propeller takes
@@ -87,5 +96,8 @@ awk -v ps="$(median "$tmp/pd")" -v ts="$(median "$tmp/td")" 'BEGIN {
 # only the models wanted to run fewer.
 for f in bunny_npm.obj gmsh_lever.stl plb_aneurysm.stl netgen_hinge.stl occt_propeller.stl \
 	cura_pbr3d_g1_buildplate.stl stlmodels_gearwheel.bin.stl; do
-	if [ -f "$corpus/$f" ]; then bench "$f" "$corpus/$f" ""; fi
+	if [ -f "$corpus/$f" ]; then
+		bench "$f" "$corpus/$f" "" pMq1.414 ""
+		bench "$f -merge-coplanar" "$corpus/$f" "" pq1.414 -merge-coplanar
+	fi
 done

@@ -48,11 +48,17 @@ const ballFraction = 0.5
 // for minutes.
 const needleFactor = 100
 
-// protection is the set of protecting balls.
+// protection is the set of protecting balls, and the pairs of input
+// edges that meet at a small angle.
 type protection struct {
 	centre []geom.Vec
 	r2     []float64
 	tree   *bvh.Tree
+	// acute holds the pairs of segments (lower index first) that meet at
+	// an input vertex at a small angle; segmentsAt, the segments at each
+	// input vertex.
+	acute      map[[2]int32]bool
+	segmentsAt map[int32][]int32
 }
 
 // protectSmallAngles returns the protecting balls of the input vertices where
@@ -62,19 +68,22 @@ func (ms *mesher) protectSmallAngles() *protection {
 	type end struct {
 		dir geom.Vec // unit vector along an input edge from the vertex
 		len float64
+		seg int32
 	}
 	at := map[int32][]end{}
+	p := &protection{acute: map[[2]int32]bool{}, segmentsAt: map[int32][]int32{}}
 	for i := 0; i+1 < len(ms.segEnds); i += 2 {
-		a, b := ms.segEnds[i], ms.segEnds[i+1]
+		a, b, seg := ms.segEnds[i], ms.segEnds[i+1], int32(i/2)
+		p.segmentsAt[a] = append(p.segmentsAt[a], seg)
+		p.segmentsAt[b] = append(p.segmentsAt[b], seg)
 		d := geom.Sub(m.pos(b), m.pos(a))
 		l := geom.Norm(d)
 		if l == 0 {
 			continue
 		}
-		at[a] = append(at[a], end{geom.Scale(1/l, d), l})
-		at[b] = append(at[b], end{geom.Scale(-1/l, d), l})
+		at[a] = append(at[a], end{geom.Scale(1/l, d), l, seg})
+		at[b] = append(at[b], end{geom.Scale(-1/l, d), l, seg})
 	}
-	p := &protection{}
 	// sin θ < x with θ below 90°: cos θ > √(1 − x²).
 	b := ms.opt.Quality
 	cosSmall := math.Sqrt(1 - 1/(4*b*b))
@@ -87,7 +96,10 @@ func (ms *mesher) protectSmallAngles() *protection {
 			short = min(short, e.len)
 			for _, f := range ends[i+1:] {
 				c := geom.Dot(e.dir, f.dir)
-				acute = acute || c > cosSmall
+				if c > cosSmall {
+					acute = true
+					p.acute[[2]int32{min(e.seg, f.seg), max(e.seg, f.seg)}] = true
+				}
 				if c > cosNeedle {
 					pair = max(pair, min(e.len, f.len))
 				}

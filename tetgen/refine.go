@@ -33,7 +33,23 @@ import (
 //     subfaces, or left by cavities shrunk to star shape); there,
 //     circumcentres near vertices made ever shorter edges (on
 //     yade_baraban.stl, down to 1e−7 inside the body).
-// A tet either rule stops keeps its shape. A split for a size bound
+// Below a bound of 2 (growingBound) they tighten against the two ways
+// insertion radii fell there: the parent rule takes the full insertion
+// radius, not parentFraction of it, and a tet whose shortest edge joins
+// points of two input edges meeting at a small angle, on no common input
+// edge, is not split (acrossSmallAngle; Shewchuk, "Delaunay refinement
+// algorithms for triangular mesh generation", 2002, leaves such
+// triangles alone): its badness comes from the input angle, and its
+// split only makes a shorter edge across it. At -q 1.414 the hinge's
+// late vertices went to non-Delaunay tets in one spot inside the body,
+// where cavities shrunk to star shape left them, each split at as little
+// as half its parent's radius; the lever's, beside its 0.35-0.56°
+// needles. Both reached the vertex cap; now neither does (735 k → 107 k
+// and 414 k → 104 k tets). At 2 and above the rules stay as they were:
+// the parent rule at 1× lowered the hinge's quality-mode minimum (7.24°
+// → 4.75°), and not splitting across small angles the lever's (1.91° →
+// 0.90°).
+// A tet these rules stop keeps its shape. A split for a size bound
 // (MaxVolume, EdgeLength, Sizing) has a rule of its own: its
 // circumcentre goes no nearer to the vertices of its cavity than sizeGap
 // times the circumradius. A Delaunay tet's circumcentre is a full
@@ -127,6 +143,16 @@ const qualityVertices = 200
 // docs/meshing.md) it took the cura plate with MergeCoplanar from 12.6°
 // to 8.3° and lowered four other models' minima.
 const parentFraction = 0.5
+
+// growingBound is the radius-edge bound below which refinement refuses
+// the splits for shape that let insertion radii fall (see the top of the
+// file). From a bound of 2 up, a circumcentre's insertion radius is at
+// least twice its parent's, and the subface split it may ask for, then
+// the subsegment split that one may ask for, each at least 1/√2 of the
+// one before: along a chain of splits the radii do not fall (Shewchuk
+// 1998). Below 2 they can, and at -q 1.414 gmsh_lever.stl and
+// netgen_hinge.stl refined to the vertex cap.
+const growingBound = 2
 
 // minRefineEdge is the shortest edge refinement creates, relative to the
 // body's size: below it, points would crowd within rounding distance of
@@ -383,7 +409,15 @@ func (ms *mesher) splitTet(t int32, why int) {
 	// The local rules that end refinement (see the top of the file).
 	shape, floor2 := why == badShape, sizeGap*sizeGap*r2
 	if shape {
-		floor2 = parentFraction * parentFraction * r.radius2[ms.parent(t)]
+		f := parentFraction
+		if ms.opt.Quality < growingBound {
+			if ms.acrossSmallAngle(t) {
+				r.giveUp[key] = 3
+				return
+			}
+			f = 1
+		}
+		floor2 = f * f * r.radius2[ms.parent(t)]
 	}
 	v := ms.addVertex(cc, vVolume, -1, onNone)
 	t0, blocked := m.locate(v, t)
@@ -463,17 +497,64 @@ func (ms *mesher) splitTet(t int32, why int) {
 // the one whose insertion made the edge (Shewchuk's parent of the
 // circumcentre).
 func (ms *mesher) parent(t int32) int32 {
+	_, b := ms.shortestEdge(t)
+	return b
+}
+
+// shortestEdge returns the vertices of tet t's shortest edge, the later
+// one second.
+func (ms *mesher) shortestEdge(t int32) (a, b int32) {
 	m := ms.m
 	q := m.tet(t)
-	best, p := math.Inf(1), int32(-1)
+	best := math.Inf(1)
 	for i := 0; i < 4; i++ {
 		for j := i + 1; j < 4; j++ {
 			if d := geom.Dist2(m.pos(q[i]), m.pos(q[j])); d < best {
-				best, p = d, max(q[i], q[j])
+				best, a, b = d, min(q[i], q[j]), max(q[i], q[j])
 			}
 		}
 	}
-	return p
+	return a, b
+}
+
+// acrossSmallAngle reports whether the shortest edge of tet t joins two
+// points of input edges that meet at a small angle (protection.acute),
+// and the two lie on no common input edge: the tet is bad because of
+// the input angle, and its split would only make another such edge
+// (see the top of the file).
+func (ms *mesher) acrossSmallAngle(t int32) bool {
+	a, b := ms.shortestEdge(t)
+	sa, sb := ms.segmentsOf(a), ms.segmentsOf(b)
+	if len(sa) == 0 || len(sb) == 0 {
+		return false
+	}
+	for _, x := range sa {
+		if slices.Contains(sb, x) {
+			return false
+		}
+	}
+	acute := ms.ref8.balls.acute
+	for _, x := range sa {
+		for _, y := range sb {
+			if acute[[2]int32{min(x, y), max(x, y)}] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// segmentsOf returns the segments vertex v lies on: its own for a
+// Steiner point on a segment, those at it for an input vertex, none for
+// others.
+func (ms *mesher) segmentsOf(v int32) []int32 {
+	switch ms.kind[v] {
+	case vSegment:
+		return ms.ref[v : v+1]
+	case vInput:
+		return ms.ref8.balls.segmentsAt[v]
+	}
+	return nil
 }
 
 // cavityVertexNear reports whether a vertex of the cavity's boundary

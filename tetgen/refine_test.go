@@ -2,6 +2,7 @@ package tetgen
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/format"
@@ -112,6 +113,99 @@ func TestRefineEndsAtSmallAngles(t *testing.T) {
 	}
 	t.Logf("%d tets after refinement, %d over the bound, up to %.3g shortest edges from a small-angle apex",
 		all, len(over), worst)
+}
+
+// TestRefineEndsBelowBoundTwo refines a cylinder whose sides are
+// triangles 8 long and 0.26 wide (1.9° at one corner) for the bound
+// 1.414, below growingBound: before the rules that refuse splits letting
+// insertion radii fall there, it reached the vertex cap (20 000 vertices
+// added for shape, 99 k tets); now about a thousand. acrossSmallAngle is
+// checked on every tet against a test from the input triangles alone:
+// the endpoints of the tet's shortest edge lie, by their coordinates, on
+// input edges, none on the same one, and two of those meet at an input
+// vertex at an angle whose sine is below 1/(2·Quality).
+func TestRefineEndsBelowBoundTwo(t *testing.T) {
+	const b = 1.414
+	s := shapes.Cylinder(1, 8, 24, 1)
+	ms := refineOnly(t, s, Options{Quality: b})
+	if ms.shapeVertices >= ms.qualityCap {
+		t.Fatalf("refinement reached the vertex cap (%d vertices added for shape)", ms.shapeVertices)
+	}
+	type edge struct{ a, b int32 }
+	var edges []edge
+	seen := map[edge]bool{}
+	for i := 0; i < len(s.Triangles); i += 3 {
+		for k := 0; k < 3; k++ {
+			u, v := s.Triangles[i+k], s.Triangles[i+(k+1)%3]
+			if e := (edge{min(u, v), max(u, v)}); !seen[e] {
+				seen[e] = true
+				edges = append(edges, e)
+			}
+		}
+	}
+	at := func(v int32) geom.Vec { return geom.At(s.Positions, v) }
+	// onEdges returns the input edges p lies on.
+	onEdges := func(p geom.Vec) []int {
+		var out []int
+		for i, e := range edges {
+			d, w := geom.Sub(at(e.b), at(e.a)), geom.Sub(p, at(e.a))
+			l2, x := geom.Dot(d, d), geom.Dot(w, d)
+			c := geom.Cross(w, d)
+			if x >= 0 && x <= l2 && geom.Dot(c, c) <= 1e-20*l2*l2 {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	small := func(e, f edge) bool {
+		for _, v := range []int32{e.a, e.b} {
+			if v == f.a || v == f.b {
+				x, y := geom.Sub(at(e.a+e.b-v), at(v)), geom.Sub(at(f.a+f.b-v), at(v))
+				cos := geom.Dot(x, y) / (geom.Norm(x) * geom.Norm(y))
+				return cos > 0 && math.Sqrt(1-cos*cos) < 1/(2*b)
+			}
+		}
+		return false
+	}
+	m, across, live := ms.m, 0, 0
+	for tt := int32(0); tt < int32(m.numTets()); tt++ {
+		if !m.alive(tt) || m.isGhost(tt) {
+			continue
+		}
+		live++
+		q := m.tet(tt)
+		best, pa, pb := math.Inf(1), geom.Vec{}, geom.Vec{}
+		for i := 0; i < 4; i++ {
+			for j := i + 1; j < 4; j++ {
+				if d := geom.Dist2(m.pos(q[i]), m.pos(q[j])); d < best {
+					best, pa, pb = d, m.pos(q[i]), m.pos(q[j])
+				}
+			}
+		}
+		ea, eb := onEdges(pa), onEdges(pb)
+		want := len(ea) > 0 && len(eb) > 0
+		for _, x := range ea {
+			want = want && !slices.Contains(eb, x)
+		}
+		if want {
+			want = false
+			for _, x := range ea {
+				for _, y := range eb {
+					want = want || small(edges[x], edges[y])
+				}
+			}
+		}
+		if got := ms.acrossSmallAngle(tt); got != want {
+			t.Fatalf("tet %d (%v–%v shortest): acrossSmallAngle %v, the input's edges say %v", tt, pa, pb, got, want)
+		}
+		if want {
+			across++
+		}
+	}
+	if across < 100 {
+		t.Fatalf("only %d of %d tets have their shortest edge across a small angle: the test no longer covers its case", across, live)
+	}
+	t.Logf("%d tets, %d vertices added for shape, %d tets with their shortest edge across a small angle", live, ms.shapeVertices, across)
 }
 
 // TestRefineRuleSilentWithoutSmallAngles meshes an icosphere, whose

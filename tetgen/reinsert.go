@@ -149,13 +149,18 @@ func coneAbove(bnd [][3]geom.Vec, p geom.Vec, floor float64) bool {
 }
 
 // apexObjective returns the smallest dihedral sine of the tets joining
-// p to the faces of bnd, or −Inf when p does not lie strictly inside
-// each (exact orientation: the faces point out of the region).
-func (ms *mesher) apexObjective(bnd [][3]geom.Vec, p geom.Vec) float64 {
+// p to the faces of bnd when it is above floor and p lies strictly
+// inside each (exact orientation: the faces point out of the region),
+// otherwise −Inf. The ascent only asks whether a point beats the
+// current one, so a tet at or below floor ends the evaluation (as in
+// starObjective); it is charged for every face all the same.
+func (ms *mesher) apexObjective(bnd [][3]geom.Vec, p geom.Vec, floor float64) float64 {
 	ms.m.sines += len(bnd)
 	obj := 1.0
 	for _, f := range bnd {
-		obj = min(obj, minSine(f[0], f[1], f[2], p))
+		if obj = min(obj, minSine(f[0], f[1], f[2], p)); obj <= floor {
+			return math.Inf(-1)
+		}
 	}
 	for _, f := range bnd {
 		if geom.Orient3D(f[0], f[1], f[2], p) >= 0 {
@@ -198,7 +203,7 @@ func (ms *mesher) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64) {
 	same := func(g geom.Vec) geom.Vec { return g }
 	lo, _ := nearest(p0, 0)
 	x, _ := a.climb(p0, lo, 4*ascentSteps, step, dist, nearest, same)
-	cur := ms.apexObjective(bnd, x)
+	cur := ms.apexObjective(bnd, x, math.Inf(-1))
 	if math.IsInf(cur, -1) {
 		return x, cur
 	}
@@ -231,6 +236,6 @@ func (ms *mesher) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64) {
 		}
 		return a.fns
 	}
-	objective := func(y geom.Vec, _ float64) (float64, geom.Vec) { return ms.apexObjective(bnd, y), y }
+	objective := func(y geom.Vec, floor float64) (float64, geom.Vec) { return ms.apexObjective(bnd, y, floor), y }
 	return a.climb(x, cur, 4*ascentSteps, step, sines, objective, same)
 }

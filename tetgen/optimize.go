@@ -600,12 +600,29 @@ func (ms *mesher) starObjective(star []int32, worst *int, guard, floor float64) 
 	}
 	*worst = wi
 	// guard ≤ optTarget, so this is starGuard(star) ≥ guard.
+	if obj*obj > guardSine2(guard) {
+		return obj
+	}
 	for _, t := range star {
 		if m.dihedralBelow(m.tet(t), guard) {
 			return math.Inf(-1)
 		}
 	}
 	return obj
+}
+
+// guardSine2 returns a squared sine above which a tet's smallest
+// dihedral sine shows that no dihedral angle of the tet is below guard
+// (radians, below 90°), as dihedralBelow would say: every cosine of its
+// dihedral angles (from the same face normals) is then within
+// cos(guard) − 1e-8 of 0, ten times the band in which
+// tetmesh.MinDihedralBelow compares angles instead of cosines, and 1e-12
+// is far more than the rounding between sines and cosines. The star's
+// smallest sine usually clears it once a move raised it above the
+// guard's sine: its tets then need no angle test.
+func guardSine2(guard float64) float64 {
+	c := math.Cos(guard) - 1e-8
+	return 1 - c*c + 1e-12
 }
 
 // ascend moves v by ascent steps of at most step on the star objective

@@ -217,3 +217,44 @@ func TestStallWatch(t *testing.T) {
 		})
 	}
 }
+
+// A tet whose smallest dihedral sine clears guardSine2(guard) has no
+// dihedral angle below guard, by the arccosines (tetmesh.Dihedral) and
+// by tetmesh.MinDihedralBelow, on random tets and on slivers and
+// needles whose sines sit just above the guard's.
+func TestGuardSine2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 35))
+	cleared := 0
+	for i := range 200000 {
+		var p [4]geom.Vec
+		for j := range p {
+			p[j] = geom.Vec{rng.Float64(), rng.Float64(), rng.Float64()}
+		}
+		if i%2 == 1 { // flatten: slivers, caps and needles
+			h := math.Pow(10, -1-4*rng.Float64())
+			for j := range p {
+				p[j][2] *= h
+			}
+		}
+		guard := rng.Float64() * optTarget
+		if i%3 == 0 { // a guard just below the tet's smallest angle
+			d := tetmesh.Dihedral(p[0], p[1], p[2], p[3])
+			guard = slices.Min(d[:]) * (1 - 1e-7*rng.Float64())
+			if guard >= optTarget {
+				continue
+			}
+		}
+		s := minSine(p[0], p[1], p[2], p[3])
+		if !(s*s > guardSine2(guard)) {
+			continue
+		}
+		cleared++
+		d := tetmesh.Dihedral(p[0], p[1], p[2], p[3])
+		if slices.Min(d[:]) < guard || tetmesh.MinDihedralBelow(p[0], p[1], p[2], p[3], guard) {
+			t.Fatalf("tet %v: smallest sine %.17g clears guard %.17g, but its smallest angle is %.17g", p, s, guard, slices.Min(d[:]))
+		}
+	}
+	if cleared < 50000 {
+		t.Errorf("only %d of the tets cleared the bound", cleared)
+	}
+}

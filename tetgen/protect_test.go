@@ -1,11 +1,14 @@
 package tetgen
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/shapes"
 )
 
 // holdsSegment agrees with a test of every ball, and a segment it says a
@@ -63,5 +66,68 @@ func TestHoldsSegment(t *testing.T) {
 	}
 	if (&protection{}).holdsSegment(geom.Vec{}, geom.Vec{1, 0, 0}) {
 		t.Error("no balls hold a segment")
+	}
+}
+
+// TestAcuteFacetPairs checks the facet pairs that meet at a small angle
+// inside the body against creaseAngle on the input triangles: a 5°
+// wedge's two long sides meet at its apex edge at 5° (below the 20.7° of
+// the bound 1.414), and a block with a 5° notch cut into it has walls
+// whose normals are as far apart but meet at 355° inside the body: none
+// of its pairs is acute.
+func TestAcuteFacetPairs(t *testing.T) {
+	const b = 1.414
+	d := 0.7 * math.Tan(2.5*math.Pi/180)
+	notch := shapes.Extrude([][2]float64{{0, 0}, {2, 0}, {2, 1}, {1 + d, 1}, {1, 0.3}, {1 - d, 1}, {0, 1}}, 0.5)
+	for _, c := range []struct {
+		name  string
+		s     *format.Surface
+		pairs int
+	}{
+		{"5° wedge", shapes.Wedge(5, 1, 0.3), 1},
+		{"5° notch", notch, 0},
+	} {
+		opt := Options{Quality: b}
+		if err := checkOptions(&opt); err != nil {
+			t.Fatal(err)
+		}
+		// Conforming recovery: the notch's walls defeat recovery by flips.
+		ms, stages := newMesher(c.s, opt, true)
+		for _, st := range stages {
+			if err := st.run(); err != nil {
+				t.Fatal(err)
+			}
+			if st.name == "refine" {
+				break
+			}
+		}
+		got := ms.ref8.balls.acuteFacets
+		// The same from the input: triangles sharing an edge at an angle
+		// inside the body whose sine is below 1/(2b).
+		want := map[[2]int32]bool{}
+		tri := c.s.Triangles
+		for i := int32(0); i < int32(len(tri)/3); i++ {
+			for j := i + 1; j < int32(len(tri)/3); j++ {
+				for k := int32(0); k < 3; k++ {
+					a, bb := tri[3*i+k], tri[3*i+(k+1)%3]
+					for l := int32(0); l < 3; l++ {
+						if tri[3*j+l] == bb && tri[3*j+(l+1)%3] == a {
+							ang := creaseAngle(c.s.Positions, a, bb, tri[3*i+(k+2)%3], tri[3*j+(l+2)%3])
+							if ang < math.Asin(1/(2*b))*180/math.Pi {
+								want[[2]int32{i, j}] = true
+							}
+						}
+					}
+				}
+			}
+		}
+		if len(want) < c.pairs || len(got) != len(want) {
+			t.Fatalf("%s: %d acute facet pairs, the input's creases say %d (at least %d)", c.name, len(got), len(want), c.pairs)
+		}
+		for p := range want {
+			if !got[p] {
+				t.Errorf("%s: facets %v meet at a small angle, not in the pairs", c.name, p)
+			}
+		}
 	}
 }

@@ -88,7 +88,8 @@ type refiner struct {
 	radius2 []float64
 	balls   *protection // where the radius-edge bound does not refine
 	// giveUp counts failed attempts per tet (by its sorted vertices):
-	// a tet whose refinement keeps failing is left alone.
+	// a tet whose refinement failed maxAttempts times, or that a rule
+	// refuses outright, is left alone.
 	giveUp map[[4]int32]int
 	// why holds, per tet slot, what badness said of the tet made there
 	// when it was made, while its vertices were in cache: a tet's verdict
@@ -146,6 +147,10 @@ const qualityVertices = 200
 // docs/meshing.md) it took the cura plate with MergeCoplanar from 12.6°
 // to 8.3° and lowered four other models' minima.
 const parentFraction = 0.5
+
+// maxAttempts is how many times refinement tries a bad tet whose split
+// fails before leaving it alone.
+const maxAttempts = 3
 
 // growingBound is the radius-edge bound below which refinement refuses
 // the splits for shape that let insertion radii fall (see the top of the
@@ -405,7 +410,7 @@ func (ms *mesher) vertexSizing(q []int32) float64 {
 func (ms *mesher) splitTet(t int32, why int) {
 	m, r := ms.m, ms.ref8
 	key := sortedTet(m.tet(t))
-	if r.giveUp[key] >= 3 {
+	if r.giveUp[key] >= maxAttempts {
 		return
 	}
 	cc, r2 := m.tetCircumcentre(t)
@@ -415,7 +420,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 		f := parentFraction
 		if ms.opt.Quality < growingBound {
 			if ms.acrossSmallAngle(t) {
-				r.giveUp[key] = 3
+				r.giveUp[key] = maxAttempts
 				return
 			}
 			f = 1
@@ -429,7 +434,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 		// the way is split if the point encroaches it.
 		ms.popVertex()
 		if n := m.across(blocked); n >= noTet || !ms.encroaches(cc, refSubface(n)) || !ms.splitSubfaceRefine(refSubface(n), shape) {
-			r.giveUp[key] = 3
+			r.giveUp[key] = maxAttempts
 			return
 		}
 		r.requeue(t, !shape)
@@ -437,7 +442,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 	}
 	if m.hasVertexAt(t0, cc) >= 0 {
 		ms.popVertex()
-		r.giveUp[key] = 3
+		r.giveUp[key] = maxAttempts
 		return
 	}
 	m.findCavity(v, t0)
@@ -465,7 +470,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 		if !split && fine {
 			// Only protected core facets are in the way: no other
 			// attempt can do better.
-			r.giveUp[key] = 3
+			r.giveUp[key] = maxAttempts
 			return
 		}
 		if !split {
@@ -487,7 +492,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 	if d2 < centreGap*centreGap*r2 || d2 < floor2 || shape && r.balls.covers(cc) {
 		m.clearMarks()
 		ms.popVertex()
-		r.giveUp[key] = 3
+		r.giveUp[key] = maxAttempts
 		return
 	}
 	m.fillCavity(v)

@@ -48,10 +48,10 @@ import (
 // occt_propeller.stl's, 670 k of its 748 k, to edges of 3e−6 across its
 // 9.9° crease between two facets, one a needle. All three reached the
 // vertex cap; now none does (735 k → 107 k and 414 k → 104 k tets; the
-// propeller adds 98 k vertices for shape). At 2 and above the rules stay as they were:
-// the parent rule at 1× lowered the hinge's quality-mode minimum (7.24°
-// → 4.75°), and not splitting across small angles the lever's (1.91° →
-// 0.90°).
+// propeller adds 98 k vertices for shape). At 2 and above the rules
+// stay as they were: the parent rule at 1× lowered the hinge's
+// quality-mode minimum (7.24° → 4.75°), and not splitting across small
+// angles the lever's (1.91° → 0.90°).
 // A tet these rules stop keeps its shape. A split for a size bound
 // (MaxVolume, EdgeLength, Sizing) has a rule of its own: its
 // circumcentre goes no nearer to the vertices of its cavity than sizeGap

@@ -2,7 +2,6 @@ package tetgen
 
 import (
 	"math"
-	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -119,55 +118,32 @@ func (ms *mesher) protectSmallAngles() *protection {
 		boxes = append(boxes, c[0]-r, c[1]-r, c[2]-r, c[0]+r, c[1]+r, c[2]+r)
 	}
 	p.tree = bvh.Build(boxes, 4)
-	p.acuteFacets = ms.acuteFacetPairs(cosSmall)
+	p.acuteFacets = ms.acuteFacetPairs(math.Asin(1/(2*b)) * 180 / math.Pi)
 	return p
 }
 
-// acuteFacetPairs returns the pairs of facets that share a segment and
-// meet there at an angle inside the body whose cosine exceeds cosSmall.
-// A facet's normal, from its corner's edge vectors, points out of the
-// body; the angle inside is 180° less the angle between the normals
-// when the other facet lies on the inner side of the plane, reflex
-// otherwise.
-func (ms *mesher) acuteFacetPairs(cosSmall float64) map[[2]int32]bool {
+// acuteFacetPairs returns the pairs of facets that meet along a segment
+// at an angle inside the body below small (degrees): creaseAngle at each
+// subsegment, between the subfaces on either side, which decides a
+// reflex angle by the exact predicate. Facets are flat, so every piece
+// of a segment gives the same angle.
+func (ms *mesher) acuteFacetPairs(small float64) map[[2]int32]bool {
 	s := &ms.s
-	on := map[int32][]int32{} // facets per segment
+	out := map[[2]int32]bool{}
 	for f := int32(0); f < s.num(); f++ {
 		for e := int32(0); e < 3; e++ {
-			if !s.isSeg(f, e) {
+			h := s.adj[3*f+e]
+			if !s.isSeg(f, e) || h < 0 {
 				continue
 			}
-			seg, fa := ms.segmentOf(s.edge(f, e)), s.facet[f]
-			if !slices.Contains(on[seg], fa) {
-				on[seg] = append(on[seg], fa)
+			g, ge := h/3, h%3
+			fa, fb := s.facet[f], s.facet[g]
+			if fa == fb {
+				continue
 			}
-		}
-	}
-	normal := func(f int32) geom.Vec {
-		c := &ms.facets[f].corner
-		n := geom.Cross(c[1], c[2])
-		return geom.Scale(1/geom.Norm(n), n)
-	}
-	out := map[[2]int32]bool{}
-	for _, fs := range on {
-		for i, a := range fs {
-			for _, b := range fs[i+1:] {
-				na, nb := normal(a), normal(b)
-				if -geom.Dot(na, nb) <= cosSmall {
-					continue
-				}
-				// b's corner farthest from a's plane says on which side
-				// of it b lies.
-				cb, ca := &ms.facets[b].corner, ms.facets[a].corner[0]
-				side := 0.0
-				for _, q := range []geom.Vec{cb[0], geom.Add(cb[0], cb[1]), geom.Add(cb[0], cb[2])} {
-					if d := geom.Dot(na, geom.Sub(q, ca)); math.Abs(d) > math.Abs(side) {
-						side = d
-					}
-				}
-				if side < 0 {
-					out[[2]int32{min(a, b), max(a, b)}] = true
-				}
+			a, b := s.edge(f, e)
+			if creaseAngle(ms.m.xyz, a, b, s.apex(f, e), s.apex(g, ge)) < small {
+				out[[2]int32{min(fa, fb), max(fa, fb)}] = true
 			}
 		}
 	}

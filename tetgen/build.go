@@ -165,10 +165,11 @@ type mesher struct {
 	// reinsertion.
 	endStalled bool
 
-	rep   *Report
-	buf   []int32
-	buf2  []int32
-	start time.Time
+	rep     *Report
+	buf     []int32
+	buf2    []int32
+	visited stamps // nearVertices' vertices already visited
+	start   time.Time
 }
 
 // Surfaces a vertex can lie on.

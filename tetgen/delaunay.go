@@ -65,8 +65,7 @@ type tri struct {
 	shape    []uint8 // per new tet, where fillCavity put v (coneSlots)
 	link     faceLinker
 	cone     coneLinker
-	vseen    []uint32 // per vertex: vstamp when on the cavity boundary
-	vstamp   uint32
+	vseen    stamps // the vertices on the cavity boundary
 	rng      uint64
 
 	// onSubface, when set, is told where each subface's tet face moved.

@@ -451,18 +451,11 @@ func (m *tri) lostVertex() int32 {
 // faces, for onCavityBoundary: a stamp per vertex instead of a set built
 // for every insertion.
 func (m *tri) markBoundaryVertices() {
-	if n := len(m.vt); len(m.vseen) < n {
-		m.vseen = append(m.vseen, make([]uint32, n-len(m.vseen)+n/2)...)
-	}
-	m.vstamp++
-	if m.vstamp == 0 {
-		clear(m.vseen)
-		m.vstamp = 1
-	}
+	m.vseen.next(len(m.vt))
 	for _, f := range m.bnd {
 		for _, u := range m.faceVerts(f) {
 			if u >= 0 {
-				m.vseen[u] = m.vstamp
+				m.vseen.mark(u)
 			}
 		}
 	}
@@ -470,4 +463,35 @@ func (m *tri) markBoundaryVertices() {
 
 // onCavityBoundary reports whether vertex u is on a boundary face of the
 // cavity, as of the last markBoundaryVertices.
-func (m *tri) onCavityBoundary(u int32) bool { return m.vseen[u] == m.vstamp }
+func (m *tri) onCavityBoundary(u int32) bool { return m.vseen.has(u) }
+
+// stamps marks vertices: a stamp per vertex instead of a set built for
+// every use.
+type stamps struct {
+	at  []uint32 // per vertex, the stamp that last marked it
+	now uint32
+}
+
+// next unmarks every vertex of the n there are.
+func (st *stamps) next(n int) {
+	if len(st.at) < n {
+		st.at = append(st.at, make([]uint32, n-len(st.at)+n/2)...)
+	}
+	st.now++
+	if st.now == 0 {
+		clear(st.at)
+		st.now = 1
+	}
+}
+
+// mark marks v and reports whether it was unmarked.
+func (st *stamps) mark(v int32) bool {
+	if st.at[v] == st.now {
+		return false
+	}
+	st.at[v] = st.now
+	return true
+}
+
+// has reports whether v is marked.
+func (st *stamps) has(v int32) bool { return st.at[v] == st.now }

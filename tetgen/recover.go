@@ -349,10 +349,10 @@ func (ms *mesher) encroacher(a, b int32, search int) int32 {
 	return best
 }
 
-// nearVertices calls visit for every vertex other than a and b of the
-// tets that meet the ball of centre c and squared radius r2, searched
-// from the star of a outwards, at most search tets (a vertex may be
-// visited more than once), until visit returns true.
+// nearVertices calls visit once for every vertex other than a and b of
+// the tets that meet the ball of centre c and squared radius r2,
+// searched from the star of a outwards, at most search tets, until
+// visit returns true.
 func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, visit func(w int32) bool) {
 	m := ms.m
 	ms.buf = m.star(a, ms.buf)
@@ -360,11 +360,19 @@ func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, v
 	for _, t := range queue {
 		m.mark[t] = inCavity
 	}
+	// A vertex is in several of the tets searched; the callers' answers
+	// do not depend on repeats, so each is visited once (gmsh_lever.stl
+	// with MergeCoplanar at -q 1.414: the refine stage, mostly the
+	// close-crease pass's searches, 5.1 → 2.9 s, the same mesh).
+	seen := &ms.visited
+	seen.next(len(ms.kind))
+	seen.mark(a)
+	seen.mark(b)
 	stop := false
 	for i := 0; i < len(queue) && i < search && !stop; i++ {
 		t := queue[i]
 		for _, w := range m.tet(t) {
-			if w >= 0 && w != a && w != b && !stop {
+			if w >= 0 && !stop && seen.mark(w) {
 				stop = visit(w)
 			}
 		}

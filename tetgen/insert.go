@@ -232,6 +232,9 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool,
 	if m.hasVertexAt(t0, m.pos(v)) >= 0 {
 		return duplicate
 	}
+	if minSine > 0 && (m.subfaceConeBelow(t0, v, minSine) || slices.ContainsFunc(must, func(t int32) bool { return m.subfaceConeBelow(t, v, minSine) })) {
+		return hidden
+	}
 	if conflict {
 		m.findCavity(v, t0)
 	} else {
@@ -335,6 +338,25 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool,
 		ms.rep.SteinerDropped++
 	}
 	return inserted
+}
+
+// subfaceConeBelow reports whether a forced insertion of v that must
+// keep tet t in its cavity fails on one of t's subfaces: such a face
+// stays on the cavity boundary, where v must see it strictly from inside
+// (or the cavity drop t, which it may not) and the tet it makes with v
+// must pass the floor minSine, as insertForced's last test asks. Tested
+// first, it spares the cavity's growth (most of insertInFront's failed
+// tries at walls).
+func (m *tri) subfaceConeBelow(t, v int32, minSine float64) bool {
+	for k := int32(0); k < 4; k++ {
+		if m.c[t<<3|4|k] >= noTet {
+			continue
+		}
+		if !m.faceHasGhost(4*t+k) && m.orientFace(t, int(k), v) >= 0 || m.faceMinSine(4*t+k, v) < minSine {
+			return true
+		}
+	}
+	return false
 }
 
 // faceMinSine returns the smallest dihedral sine of the tet that cavity

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/shapes"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
@@ -115,6 +116,87 @@ func TestSmoothKeepsSmallestAngle(t *testing.T) {
 	}
 	if moved == 0 {
 		t.Fatal("no vertex moved: the test no longer covers its case")
+	}
+	checkMesh(t, shapes.Torus(2, 0.5, 24, 12), ms.output())
+}
+
+// subfaceConeBelow answers for a forced insertion before its cavity is
+// grown: a subface of a tet the cavity must hold stays on the cavity's
+// boundary. So when the insertion succeeds (with no floor), the cone
+// tets over those subfaces are in the new vertex's star, and
+// subfaceConeBelow says a floor fails exactly when one of them is below
+// it. The points are insertInFront's, in front of the faces of the
+// torus's bad tets that stand on the surface.
+func TestSubfaceConeBelow(t *testing.T) {
+	ms := torusBeforeSlivers(t, "optimize")
+	m := ms.m
+	var walls [][4]int32 // bad tets with a subface
+	for _, b := range m.scanBad(math.Sin(optTarget)) {
+		for k := int32(0); k < 4; k++ {
+			if m.across(4*b.t+k) < noTet {
+				walls = append(walls, sortedTet(m.tet(b.t)))
+				break
+			}
+		}
+	}
+	const floor = 0.3 // sin 17.5°: above optTarget, so that some cones fail it
+	var made, below int
+	for _, key := range walls {
+		for _, h := range frontHeights {
+			for k := int32(0); k < 4; k++ {
+				// An earlier insertion may have removed the tet.
+				around := m.star(key[0], nil)
+				i := slices.IndexFunc(around, func(st int32) bool { return sortedTet(m.tet(st)) == key })
+				if i < 0 {
+					break
+				}
+				w := around[i]
+				f := m.faceVerts(4*w + k)
+				a, b, c := m.pos(f[0]), m.pos(f[1]), m.pos(f[2])
+				n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+				l := (math.Sqrt(geom.Dist2(a, b)) + math.Sqrt(geom.Dist2(b, c)) + math.Sqrt(geom.Dist2(c, a))) / 3
+				p := geom.Sub(geom.Scale(1.0/3, geom.Add(geom.Add(a, b), c)), geom.Scale(h*l/geom.Norm(n), n))
+				v := ms.addVertex(p, vVolume, -1, onNone)
+				t0, blocked := m.locate(v, w)
+				if blocked >= 0 {
+					ms.popVertex()
+					continue
+				}
+				var cones [][4]int32
+				for j := int32(0); j < 4; j++ {
+					if m.across(4*w+j) < noTet {
+						cf := m.faceVerts(4*w + j)
+						cones = append(cones, sortedTet([]int32{cf[0], cf[1], cf[2], v}))
+					}
+				}
+				pre := m.subfaceConeBelow(w, v, floor)
+				if ms.insertForced(v, t0, []int32{w}, true, 0) != inserted {
+					ms.popVertex()
+					continue
+				}
+				made++
+				ms.tagSteiner(v)
+				star := m.star(v, nil)
+				lowest := 1.0
+				for _, q := range cones {
+					i := slices.IndexFunc(star, func(st int32) bool { return sortedTet(m.tet(st)) == q })
+					if i < 0 {
+						t.Fatalf("tet %v, point %v: no cone tet %v over its subface", key, p, q)
+					}
+					lowest = min(lowest, m.tetMinSine(star[i]))
+				}
+				if pre != (lowest < floor) {
+					t.Errorf("tet %v, point %v: subfaceConeBelow says %v, the cone tets' smallest sine is %.3g", key, p, pre, lowest)
+				}
+				if pre {
+					below++
+				}
+			}
+		}
+	}
+	t.Logf("%d walls: %d insertions, %d of them below the floor at a subface", len(walls), made, below)
+	if below == 0 || below == made {
+		t.Fatal("the points no longer cover both answers")
 	}
 	checkMesh(t, shapes.Torus(2, 0.5, 24, 12), ms.output())
 }

@@ -67,6 +67,10 @@ type tri struct {
 	cone     coneLinker
 	vseen    stamps // the vertices on the cavity boundary
 	rng      uint64
+	// fills counts filled cavities: during refinement, where a filled
+	// cavity is the only change to the tets, an unchanged count means an
+	// unchanged mesh.
+	fills uint64
 
 	// onSubface, when set, is told where each subface's tet face moved.
 	onSubface func(s, face int32)
@@ -352,6 +356,7 @@ func (m *tri) newSlot() int32 {
 // fillCavity replaces the cavity tets by the cone from v over the cavity
 // boundary and returns the new tets in m.newTets.
 func (m *tri) fillCavity(v int32) {
+	m.fills++
 	m.clearMarks()
 	// Reuse cavity slots, then free slots, then grow.
 	nc := len(m.cav)

@@ -207,19 +207,20 @@ var polygonTriangulations = func() [][][][3]int {
 // scores best (score nil: the first valid one). It reports success.
 func (m *tri) removeEdge(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64) bool {
 	tets, link, ok := m.ring(x, y, t)
-	return ok && m.removeRing(x, y, tets, link, accept, score, math.Inf(-1))
+	return ok && m.removeRing(x, y, tets, link, accept, nil, score, math.Inf(-1))
 }
 
 // removeRing is removeEdge for the ring tets and link of x–y that ring
 // returned, committing only if the best triangulation's worst score is
-// above floor. Each score is charged to m.sines as one tet evaluation. A
+// above floor; keep (nil: any), asked of each triangle once, must take
+// every triangle of the triangulation too. Each score is charged to m.sines as one tet evaluation. A
 // triangulation is scored only while it can still beat both floor and
 // the best so far, but its positivity is checked in full and the scores
 // it skips are charged too, so the result and the work counted are those
 // of scoring all.
-func (m *tri) removeRing(x, y int32, tets, link []int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, floor float64) bool {
+func (m *tri) removeRing(x, y int32, tets, link []int32, accept func(tris [][3]int32) bool, keep func(tr [3]int32) bool, score func(q [4]int32) float64, floor float64) bool {
 	var buf ringBuf
-	best := m.bestRing(&buf, x, y, link, accept, score, floor)
+	best := m.bestRing(&buf, x, y, link, accept, keep, score, floor)
 	if best == nil {
 		return false
 	}
@@ -230,10 +231,73 @@ func (m *tri) removeRing(x, y int32, tets, link []int32, accept func(tris [][3]i
 // ringBuf holds the new tets of two triangulations of a link polygon.
 type ringBuf [2][2 * (maxRemovalRing - 2)][4]int32
 
+// ringTriID numbers the triangles (i, k, j), i < k < j, of a link
+// polygon's vertices, which bestRing's triangulations share: the 132
+// triangulations of an octagon use 792 triangles, 56 of them distinct.
+var ringTriID = func() (id [maxRemovalRing][maxRemovalRing][maxRemovalRing]uint8) {
+	n := uint8(0)
+	for i := range maxRemovalRing {
+		for k := i + 1; k < maxRemovalRing; k++ {
+			for j := k + 1; j < maxRemovalRing; j++ {
+				id[i][k][j] = n
+				n++
+			}
+		}
+	}
+	return id
+}()
+
+// ringTris is the number of triangles ringTriID numbers.
+const ringTris = maxRemovalRing * (maxRemovalRing - 1) * (maxRemovalRing - 2) / 6
+
+// ringTri is what one call of bestRing learnt about a triangle of its
+// link polygon, each once asked: whether keep takes it (kept), whether
+// its two tets (with x and with y) are positive, and their scores, each
+// 0 until known, then 1 for yes or 2 for no. Entries of an earlier call
+// have another gen.
+type ringTri struct {
+	gen                    uint32
+	kept, positive, scored uint8
+	up, down               float64
+}
+
+// ringAnswer is a ringTri answer: 1 for yes, 2 for no.
+func ringAnswer(yes bool) uint8 {
+	if yes {
+		return 1
+	}
+	return 2
+}
+
+// ringEntry returns the ringMemo entry of the link polygon's triangle
+// with vertex indices c, cleared if it is an earlier call's.
+func (m *tri) ringEntry(c [3]int) *ringTri {
+	e := &m.ringMemo[ringTriID[c[0]][c[1]][c[2]]]
+	if e.gen != m.ringGen {
+		*e = ringTri{gen: m.ringGen}
+	}
+	return e
+}
+
+// keepsAll reports whether keep takes every triangle of a triangulation
+// (tris, with vertex indices tr).
+func (m *tri) keepsAll(tr [][3]int, tris [][3]int32, keep func(tr [3]int32) bool) bool {
+	for i, t := range tris {
+		e := m.ringEntry(tr[i])
+		if e.kept == 0 {
+			e.kept = ringAnswer(keep(t))
+		}
+		if e.kept != 1 {
+			return false
+		}
+	}
+	return true
+}
+
 // bestRing returns (in buf) the new tets of removeRing's choice for edge
 // x–y and its link polygon, or nil when none is valid or scores above
 // floor.
-func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64, floor float64) [][4]int32 {
+func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris [][3]int32) bool, keep func(tr [3]int32) bool, score func(q [4]int32) float64, floor float64) [][4]int32 {
 	n := len(link)
 	if n < 3 || n > maxRemovalRing {
 		return nil
@@ -243,9 +307,17 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 	bestScore := 0.0
 	var tbuf [maxRemovalRing - 2][3]int32
 	tris := tbuf[:n-2]
+	// The triangulations share their triangles: keep's answer, the
+	// exact orientations and the scores of each triangle are computed
+	// once (m.ringMemo), the scores charged to m.sines as often as if
+	// computed for every triangulation.
+	m.ringGen++
 	for _, tr := range polygonTriangulations[n] {
 		for i, c := range tr {
 			tris[i] = [3]int32{link[c[0]], link[c[1]], link[c[2]]}
+		}
+		if keep != nil && !m.keepsAll(tr, tris, keep) {
+			continue
 		}
 		if accept != nil && !accept(tris) {
 			continue
@@ -257,10 +329,14 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 		newq := buf[cur][:0]
 		worst := 1e300
 		valid := true
-		for _, tr := range tris {
-			a, b, c := tr[0], tr[1], tr[2]
+		for i, t := range tris {
+			a, b, c := t[0], t[1], t[2]
 			up, down := [4]int32{a, b, c, y}, [4]int32{a, c, b, x}
-			if geom.Orient3DAt(m.xyz, a, b, c, y) <= 0 || geom.Orient3DAt(m.xyz, a, c, b, x) <= 0 {
+			e := m.ringEntry(tr[i])
+			if e.positive == 0 {
+				e.positive = ringAnswer(geom.Orient3DAt(m.xyz, a, b, c, y) > 0 && geom.Orient3DAt(m.xyz, a, c, b, x) > 0)
+			}
+			if e.positive != 1 {
 				valid = false
 				break
 			}
@@ -268,7 +344,10 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 			if score != nil {
 				m.sines += 2
 				if worst > cutoff {
-					worst = min(worst, score(up), score(down))
+					if e.scored == 0 {
+						e.up, e.down, e.scored = score(up), score(down), 1
+					}
+					worst = min(worst, e.up, e.down)
 				}
 			}
 		}
@@ -410,9 +489,9 @@ func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float6
 		before = min(before, m.tetMinSine(u))
 		acute = min(acute, m.smallestDihedral(m.tet(u)))
 	}
-	accept := func(tris [][3]int32) bool { return !ms.makesVoid(tris, link) }
+	keep := func(tr [3]int32) bool { return !ms.voidTriangle(tr, link) }
 	var buf ringBuf
-	best := m.bestRing(&buf, x, y, link, accept, score, 1.05*before)
+	best := m.bestRing(&buf, x, y, link, nil, keep, score, 1.05*before)
 	if best == nil {
 		return false
 	}

@@ -421,7 +421,7 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 		}
 		// A void needs two boundary vertices in the link: most rings
 		// have none, and need no check.
-		var accept func(tris [][3]int32) bool
+		var keep func(tr [3]int32) bool
 		nb := 0
 		for _, v := range link {
 			if ms.isBoundaryVertex(v) {
@@ -429,12 +429,12 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 			}
 		}
 		if nb >= 2 {
-			accept = func(tris [][3]int32) bool { return !ms.makesVoid(tris, link) }
+			keep = func(tr [3]int32) bool { return !ms.voidTriangle(tr, link) }
 		}
 		if ms.keepAcute {
-			accept = ms.acuteKept(tets, x, y, accept)
+			keep = ms.acuteKept(tets, x, y, keep)
 		}
-		if m.removeRing(x, y, tets, link, accept, score, before*1.05) {
+		if m.removeRing(x, y, tets, link, nil, keep, score, before*1.05) {
 			return true
 		}
 	}
@@ -470,53 +470,47 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 	return false
 }
 
-// acuteKept returns accept (nil: any) that also refuses a triangulation
-// of the link of edge x–y, whose tets are given, when a new tet has an
-// angle below their smallest acute one or optTarget: with keepAcute set,
-// a flip may raise the smallest sine only as smoothing does.
-func (ms *mesher) acuteKept(tets []int32, x, y int32, accept func(tris [][3]int32) bool) func(tris [][3]int32) bool {
+// acuteKept returns keep (nil: any) that also refuses a triangle of the
+// link of edge x–y, whose tets are given, when a tet it makes with x or
+// y has an angle below their smallest acute one or optTarget: with
+// keepAcute set, a flip may raise the smallest sine only as smoothing
+// does.
+func (ms *mesher) acuteKept(tets []int32, x, y int32, keep func(tr [3]int32) bool) func(tr [3]int32) bool {
 	m := ms.m
 	acute := optTarget
 	for _, u := range tets {
 		acute = min(acute, m.smallestDihedral(m.tet(u)))
 	}
-	return func(tris [][3]int32) bool {
-		for _, tr := range tris {
-			if m.dihedralBelow([]int32{tr[0], tr[1], tr[2], x}, acute) || m.dihedralBelow([]int32{tr[0], tr[1], tr[2], y}, acute) {
-				return false
-			}
+	return func(tr [3]int32) bool {
+		if m.dihedralBelow([]int32{tr[0], tr[1], tr[2], x}, acute) || m.dihedralBelow([]int32{tr[0], tr[1], tr[2], y}, acute) {
+			return false
 		}
-		return accept == nil || accept(tris)
+		return keep == nil || keep(tr)
 	}
 }
 
 // isBoundaryVertex reports whether v lies on the outer surface.
 func (ms *mesher) isBoundaryVertex(v int32) bool { return ms.on[v] == onOuter }
 
-// makesVoid reports whether the triangulation tris of link polygon link
-// has a new edge (a diagonal) joining two boundary vertices, or a
-// triangle of three.
-func (ms *mesher) makesVoid(tris [][3]int32, link []int32) bool {
+// voidTriangle reports whether triangle tr of a triangulation of link
+// polygon link has a new edge (a diagonal) joining two boundary
+// vertices, or three boundary vertices.
+func (ms *mesher) voidTriangle(tr [3]int32, link []int32) bool {
 	n := len(link)
 	isLinkEdge := func(a, b int32) bool {
 		i, j := slices.Index(link, a), slices.Index(link, b)
 		return (i+1)%n == j || (j+1)%n == i
 	}
-	for _, tr := range tris {
-		all := true
-		for k := 0; k < 3; k++ {
-			a, b := tr[k], tr[(k+1)%3]
-			ba, bb := ms.isBoundaryVertex(a), ms.isBoundaryVertex(b)
-			all = all && ba
-			if ba && bb && !isLinkEdge(a, b) {
-				return true
-			}
-		}
-		if all {
+	all := true
+	for k := 0; k < 3; k++ {
+		a, b := tr[k], tr[(k+1)%3]
+		ba, bb := ms.isBoundaryVertex(a), ms.isBoundaryVertex(b)
+		all = all && ba
+		if ba && bb && !isLinkEdge(a, b) {
 			return true
 		}
 	}
-	return false
+	return all
 }
 
 // Non-smooth ascent (Freitag & Ollivier-Gooch 1997, as in Klingner &

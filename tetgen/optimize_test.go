@@ -258,3 +258,90 @@ func TestGuardSine2(t *testing.T) {
 		t.Errorf("only %d of the tets cleared the bound", cleared)
 	}
 }
+
+// bestRing asks keep, the orientations and the scores once per triangle
+// of the link polygon, for all the triangulations that share it: its
+// choice and the work it charges are those of asking for every
+// triangulation, as the reference here does, for every edge of the
+// torus's mesh with a ring bestRing takes, one call after another (an
+// answer left from an earlier call would show), with the keep and floor
+// flipBetter gives it when keepAcute is set, and with no floor.
+func TestBestRingShared(t *testing.T) {
+	ms := torusBeforeSlivers(t, "slivers")
+	m := ms.m
+	score := func(q [4]int32) float64 { return minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])) }
+	seen := map[uint64]bool{}
+	calls, chosen := 0, 0
+	for tt := int32(0); tt < int32(m.numTets()); tt++ {
+		if !m.alive(tt) {
+			continue
+		}
+		q := m.tet(tt)
+		for _, e := range tetEdges {
+			x, y := q[e[0]], q[e[1]]
+			if seen[edgeKey(min(x, y), max(x, y))] {
+				continue
+			}
+			seen[edgeKey(min(x, y), max(x, y))] = true
+			tets, link, ok := m.ring(x, y, tt)
+			if !ok || len(link) < 3 || len(link) > maxRemovalRing {
+				continue
+			}
+			before := 1.0
+			for _, u := range tets {
+				before = min(before, score([4]int32(m.tet(u))))
+			}
+			keep := ms.acuteKept(tets, x, y, func(tr [3]int32) bool { return !ms.voidTriangle(tr, link) })
+			for _, floor := range []float64{1.05 * before, math.Inf(-1)} {
+				// The reference: every triangulation, every triangle.
+				var want [][4]int32
+				wantScore, wantSines := math.Inf(-1), 0
+				for _, tr := range polygonTriangulations[len(link)] {
+					var newq [][4]int32
+					kept, positive, worst := true, true, 1e300
+					for _, c := range tr {
+						a, b, d := link[c[0]], link[c[1]], link[c[2]]
+						kept = kept && keep([3]int32{a, b, d})
+					}
+					if !kept {
+						continue
+					}
+					for _, c := range tr {
+						a, b, d := link[c[0]], link[c[1]], link[c[2]]
+						up, down := [4]int32{a, b, d, y}, [4]int32{a, d, b, x}
+						if geom.Orient3D(m.pos(a), m.pos(b), m.pos(d), m.pos(y)) <= 0 || geom.Orient3D(m.pos(a), m.pos(d), m.pos(b), m.pos(x)) <= 0 {
+							positive = false
+							break
+						}
+						wantSines += 2
+						newq = append(newq, up, down)
+						worst = min(worst, score(up), score(down))
+					}
+					if positive && worst > wantScore {
+						want, wantScore = newq, worst
+					}
+				}
+				if !(wantScore > floor) {
+					want = nil
+				}
+				var buf ringBuf
+				s0 := m.sines
+				got := m.bestRing(&buf, x, y, link, nil, keep, score, floor)
+				calls++
+				if !slices.Equal(got, want) {
+					t.Fatalf("edge %d–%d, link %v, floor %.3g: bestRing chose %v, every triangulation %v", x, y, link, floor, got, want)
+				}
+				if m.sines-s0 != wantSines {
+					t.Fatalf("edge %d–%d, link %v: bestRing charged %d evaluations, every triangulation %d", x, y, link, m.sines-s0, wantSines)
+				}
+				if got != nil {
+					chosen++
+				}
+			}
+		}
+	}
+	t.Logf("%d calls, %d with a choice", calls, chosen)
+	if chosen == 0 || chosen == calls {
+		t.Fatal("the rings no longer cover both answers")
+	}
+}

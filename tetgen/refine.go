@@ -100,14 +100,32 @@ type refiner struct {
 	// 3.58 M of 3.74 M), and reading the verdict spares reading their
 	// records and vertices.
 	why []uint8
-	// hidden holds, per subsegment (subface and edge) whose split by
-	// splitSubsegmentRefine last failed because its point's cavity could
-	// not be made star-shaped, m.fills then. While no cavity has been
-	// filled since, the mesh is the same, so the split would pick the
-	// same point and fail again: on stlmodels_gearwheel.bin.stl with
-	// MergeCoplanar at -q 1.414, 437 545 of 469 291 such failures (on
-	// 525 subsegments) came with no insertion since the last one.
-	hidden map[[2]int32]uint64
+	// failed holds, per surface split that refinement tried and could
+	// not make (splitKey), m.fills then. A failed split inserts nothing,
+	// and while no cavity has been filled since, the mesh is the same, so
+	// the same split fails again: many tets ask for the split of one
+	// subface or subsegment (on stlmodels_gearwheel.bin.stl with
+	// MergeCoplanar at -q 1.414, 437 545 of 469 291 subsegment splits
+	// whose point's cavity could not be made star-shaped, on 525
+	// subsegments, and 241 842 of 477 608 failed subface splits came with
+	// no insertion since the same split failed).
+	failed map[[3]int32]uint64
+}
+
+// splitKey names a split for refiner.failed: of subface f (e = −1) or of
+// its subsegment e, for a tet's shape or not (balls refuse only the
+// former).
+func splitKey(f, e int32, shape bool) [3]int32 {
+	if shape {
+		return [3]int32{f, e, 1}
+	}
+	return [3]int32{f, e, 0}
+}
+
+// failedAsIs reports whether split key failed with the mesh as it is.
+func (ms *mesher) failedAsIs(key [3]int32) bool {
+	n, ok := ms.ref8.failed[key]
+	return ok && n == ms.m.fills
 }
 
 // judge records the verdicts of tets just made and queues them: those
@@ -242,7 +260,7 @@ func (ms *mesher) refine() error {
 // and queues every tet.
 func (ms *mesher) startRefine() *refiner {
 	m := ms.m
-	r := &refiner{giveUp: map[[4]int32]int{}, hidden: map[[2]int32]uint64{}}
+	r := &refiner{giveUp: map[[4]int32]int{}, failed: map[[3]int32]uint64{}}
 	ms.ref8 = r
 	lo, hi := ms.bounds()
 	ms.minEdge2 = math.Pow(minRefineEdge*math.Sqrt(geom.Dist2(lo, hi)), 2)
@@ -648,6 +666,19 @@ func (ms *mesher) encroaches(p geom.Vec, f int32) bool {
 // subsegment that point encroaches, and reports whether a vertex was
 // inserted. A split for a tet's shape puts none in a protecting ball.
 func (ms *mesher) splitSubfaceRefine(f int32, shape bool) bool {
+	key := splitKey(f, -1, shape)
+	if ms.failedAsIs(key) {
+		return false
+	}
+	if ms.splitSubface(f, shape) {
+		return true
+	}
+	ms.ref8.failed[key] = ms.m.fills
+	return false
+}
+
+// splitSubface is splitSubfaceRefine without the record of failures.
+func (ms *mesher) splitSubface(f int32, shape bool) bool {
 	s := &ms.s
 	cc, r2 := ms.subfaceCircle(f)
 	if r2 < ms.minEdge2 || ms.coreFaceFine(f) {
@@ -682,19 +713,16 @@ func (ms *mesher) splitSubfaceRefine(f int32, shape bool) bool {
 // whether it did. A split for a tet's shape puts no vertex in a
 // protecting ball.
 func (ms *mesher) splitSubsegmentRefine(f, e int32, shape bool) bool {
-	key := [2]int32{f, e}
-	if n, ok := ms.ref8.hidden[key]; ok && n == ms.m.fills {
-		return false
-	}
-	if !ms.maySplitSubsegment(f, e, shape) {
+	key := splitKey(f, e, shape)
+	if ms.failedAsIs(key) || !ms.maySplitSubsegment(f, e, shape) {
 		return false
 	}
 	a, b := ms.s.edge(f, e)
-	done, hid := ms.splitSubsegmentFor(f, e, shape, ms.encroacher(a, b, refineSearch))
-	if hid {
-		ms.ref8.hidden[key] = ms.m.fills
+	if ms.splitSubsegmentFor(f, e, shape, ms.encroacher(a, b, refineSearch)) {
+		return true
 	}
-	return done
+	ms.ref8.failed[key] = ms.m.fills
+	return false
 }
 
 // maySplitSubsegment reports whether subsegment e of subface f is long
@@ -714,23 +742,21 @@ func (ms *mesher) maySplitSubsegment(f, e int32, shape bool) bool {
 
 // splitSubsegmentFor splits subsegment e of subface f where its
 // encroaching vertex w asks (segmentSplitPointFor; −1 for none) and
-// reports whether it did, and whether it failed because the point's
-// cavity could not be made star-shaped (not because a rule refused the
-// point).
-func (ms *mesher) splitSubsegmentFor(f, e int32, shape bool, w int32) (done, hid bool) {
+// reports whether it did.
+func (ms *mesher) splitSubsegmentFor(f, e int32, shape bool, w int32) bool {
 	a, b := ms.s.edge(f, e)
 	p, ref, err := ms.segmentSplitPointFor(a, b, w)
 	if err != nil || shape && ms.ref8.balls.covers(p) {
-		return false, false
+		return false
 	}
 	v := ms.addVertex(p, vSegment, ref, ms.on[a])
 	if ms.insertOnSurface(v, f, e) != inserted {
 		ms.popVertex()
-		return false, true
+		return false
 	}
 	ms.countSteiner(vSegment)
 	ms.afterSurfaceInsert()
-	return true, false
+	return true
 }
 
 // afterSurfaceInsert queues what a new surface vertex, the last,
@@ -910,10 +936,7 @@ func (ms *mesher) splitCloseSegments() {
 						!ms.joined(x, ends[0]) && !ms.joined(x, ends[1])
 					return close
 				})
-				if !close {
-					continue
-				}
-				if done, _ := ms.splitSubsegmentFor(f, e, true, -1); done {
+				if close && ms.splitSubsegmentFor(f, e, true, -1) {
 					ms.shapeVertices++
 					n++
 				}

@@ -365,50 +365,58 @@ func TestSplitCloseSegments(t *testing.T) {
 	checkMergedMesh(t, s, m)
 }
 
-// TestHiddenSplitRepeats checks what refinement's record of hidden
-// subsegment splits (refiner.hidden) rests on: a split that fails because
-// its cavity cannot be made star-shaped leaves the mesh as it was, so
-// with no cavity filled since, trying it again fails the same way. On
-// the cylinder of 1.9° needles at 1.414, every subsegment is split once
-// more, with the record cleared; each failure is tried again and must
-// fail again and leave the tets, their links and the vertices as they
-// were.
-func TestHiddenSplitRepeats(t *testing.T) {
+// TestFailedSplitRepeats checks what refinement's record of failed
+// surface splits (refiner.failed) rests on: a subface or subsegment split
+// that fails leaves the mesh as it was, so with no cavity filled since,
+// trying it again fails the same way. On the cylinder of 1.9° needles at
+// 1.414, the split of every subface and subsegment is tried once more,
+// for shape and for size, with the record cleared; each failure is tried
+// again and must fail again and leave the tets, their links and the
+// vertices as they were.
+func TestFailedSplitRepeats(t *testing.T) {
 	ms := refineOnly(t, shapes.Cylinder(1, 8, 24, 1), Options{Quality: 1.414})
 	s, m := &ms.s, ms.m
 	snapshot := func() ([]int32, int) { return slices.Clone(m.c[:8*m.numTets()]), len(ms.kind) }
-	repeated := 0
+	repeated := map[bool]int{}
 	for f, nf := int32(0), s.num(); f < nf; f++ { // not the subfaces splits add
-		for e := int32(0); e < 3; e++ {
-			if !s.isSeg(f, e) {
+		for e := int32(-1); e < 3; e++ {
+			if e >= 0 && !s.isSeg(f, e) {
 				continue
 			}
-			key := [2]int32{f, e}
-			delete(ms.ref8.hidden, key)
-			c0, n0 := snapshot()
-			if ms.splitSubsegmentRefine(f, e, false) {
-				continue
+			for _, shape := range []bool{false, true} {
+				split := func() bool {
+					if e < 0 {
+						return ms.splitSubfaceRefine(f, shape)
+					}
+					return ms.splitSubsegmentRefine(f, e, shape)
+				}
+				key := splitKey(f, e, shape)
+				delete(ms.ref8.failed, key)
+				c0, n0 := snapshot()
+				if split() {
+					continue
+				}
+				n, ok := ms.ref8.failed[key]
+				c1, n1 := snapshot()
+				if ok && n != m.fills || n1 != n0 || !slices.Equal(c0, c1) {
+					t.Fatalf("split %v: a failed split changed the mesh", key)
+				}
+				if !ok {
+					continue // refused before any search: not worth recording
+				}
+				delete(ms.ref8.failed, key)
+				if split() || ms.ref8.failed[key] != n {
+					t.Fatalf("split %v: a failed split tried again did not fail the same way", key)
+				}
+				if c2, n2 := snapshot(); n2 != n0 || !slices.Equal(c0, c2) {
+					t.Fatalf("split %v: a failed split tried again changed the mesh", key)
+				}
+				repeated[e < 0]++
 			}
-			n, ok := ms.ref8.hidden[key]
-			if !ok {
-				continue
-			}
-			c1, n1 := snapshot()
-			if n != m.fills || n1 != n0 || !slices.Equal(c0, c1) {
-				t.Fatalf("subsegment %d/%d: a hidden split changed the mesh", f, e)
-			}
-			delete(ms.ref8.hidden, key)
-			if ms.splitSubsegmentRefine(f, e, false) || ms.ref8.hidden[key] != n {
-				t.Fatalf("subsegment %d/%d: a hidden split tried again did not fail the same way", f, e)
-			}
-			if c2, n2 := snapshot(); n2 != n0 || !slices.Equal(c0, c2) {
-				t.Fatalf("subsegment %d/%d: a hidden split tried again changed the mesh", f, e)
-			}
-			repeated++
 		}
 	}
-	if repeated < 5 {
-		t.Fatalf("only %d hidden splits: the test no longer covers its case", repeated)
+	if repeated[true] < 5 || repeated[false] < 5 {
+		t.Fatalf("failed splits: %d of subfaces, %d of subsegments: the test no longer covers its case", repeated[true], repeated[false])
 	}
-	t.Logf("%d hidden splits repeated", repeated)
+	t.Logf("failed splits repeated: %d of subfaces, %d of subsegments", repeated[true], repeated[false])
 }

@@ -352,8 +352,9 @@ func (ms *mesher) encroacher(a, b int32, search int) int32 {
 // nearVertices calls visit once for every vertex other than a and b of
 // the tets that meet the ball of centre c and squared radius r2,
 // searched from the star of a outwards, at most search tets, until
-// visit returns true.
-func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, visit func(w int32) bool) {
+// visit returns true. It returns the tets it queued (the star of a, then
+// the others in the order searched), valid until the next search.
+func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, visit func(w int32) bool) []int32 {
 	m := ms.m
 	ms.buf = m.star(a, ms.buf)
 	queue := append(ms.buf2[:0], ms.buf...)
@@ -395,6 +396,7 @@ func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, v
 		m.mark[t] = 0
 	}
 	ms.buf2 = queue
+	return queue
 }
 
 // boxMeetsBall reports whether the bounding box of tet t meets the ball.

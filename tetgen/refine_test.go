@@ -420,3 +420,58 @@ func TestFailedSplitRepeats(t *testing.T) {
 	}
 	t.Logf("failed splits repeated: %d of subfaces, %d of subsegments", repeated[true], repeated[false])
 }
+
+// TestSearchMemo checks splitCloseSegments' memo of searches: on a
+// refined box, the search near every subsegment is remembered, then four
+// subsegments are split; every search the memo says is unchanged is run
+// again and must queue the same tets and visit the same vertices, and the
+// splits must have changed some searches.
+func TestSearchMemo(t *testing.T) {
+	ms := refineOnly(t, shapes.Box(1, 1, 1, 2), Options{Quality: 2, MaxVolume: 0.002})
+	s, m := &ms.s, ms.m
+	type found struct{ queue, seen []int32 }
+	search := func(a, b int32) found {
+		pa, pb := m.pos(a), m.pos(b)
+		var seen []int32
+		q := ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), geom.Dist2(pa, pb), refineSearch, func(w int32) bool {
+			seen = append(seen, w)
+			return false
+		})
+		return found{slices.Clone(q), seen}
+	}
+	memo := newSearchMemo()
+	before := map[[2]int32]found{}
+	var segs [][2]int32 // subface, edge
+	for f := int32(0); f < s.num(); f++ {
+		for e := int32(0); e < 3; e++ {
+			if a, b := s.edge(f, e); s.isSeg(f, e) && a < b {
+				r := search(a, b)
+				memo.record(m, [2]int32{a, b}, r.queue, refineSearch)
+				before[[2]int32{a, b}] = r
+				segs = append(segs, [2]int32{f, e})
+			}
+		}
+	}
+	memo.nextRound()
+	for i := 0; i < len(segs); i += len(segs) / 4 {
+		if ms.splitSubsegmentFor(segs[i][0], segs[i][1], false, -1) {
+			memo.made(m)
+		}
+	}
+	same, changed := 0, 0
+	for key, r := range before {
+		if !memo.unchanged(m, key) {
+			changed++
+			continue
+		}
+		same++
+		if now := search(key[0], key[1]); !slices.Equal(now.queue, r.queue) || !slices.Equal(now.seen, r.seen) {
+			t.Fatalf("subsegment %v: the memo says unchanged, but the search now queues %d tets and visits %d vertices, not %d and %d",
+				key, len(now.queue), len(now.seen), len(r.queue), len(r.seen))
+		}
+	}
+	if same < 10 || changed < 4 {
+		t.Fatalf("%d searches unchanged, %d changed: the test no longer covers its case", same, changed)
+	}
+	t.Logf("%d searches unchanged, %d changed", same, changed)
+}

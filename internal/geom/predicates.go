@@ -26,7 +26,8 @@ func Orient2D(a, b, c [2]float64) int {
 		return sign(det)
 	}
 	// det[a−c; b−c] equals det[b−a; c−a].
-	ar := &expArena{}
+	ar := newArena()
+	defer ar.release()
 	return signExp(ar.det2Exp(ar.diffExp(a[0], c[0]), ar.diffExp(a[1], c[1]),
 		ar.diffExp(b[0], c[0]), ar.diffExp(b[1], c[1])))
 }
@@ -50,7 +51,8 @@ func shewOrient3D(a, b, c, d Vec) int {
 	if bound == 0 {
 		return 0
 	}
-	ar := &expArena{}
+	ar := newArena()
+	defer ar.release()
 	row := func(p Vec) [3][]float64 {
 		return [3][]float64{ar.diffExp(p[0], d[0]), ar.diffExp(p[1], d[1]), ar.diffExp(p[2], d[2])}
 	}
@@ -87,7 +89,8 @@ func inSphereExact(a, b, c, d, e Vec) int {
 		x    [3][]float64
 		lift []float64
 	}
-	ar := &expArena{}
+	ar := newArena()
+	defer ar.release()
 	mk := func(p Vec) row {
 		var r row
 		for k := 0; k < 3; k++ {
@@ -125,7 +128,8 @@ func InCircle(a, b, c, d [2]float64) int {
 	if perm == 0 {
 		return 0
 	}
-	ar := &expArena{}
+	ar := newArena()
+	defer ar.release()
 	mk := func(p [2]float64) [3][]float64 {
 		x, y := ar.diffExp(p[0], d[0]), ar.diffExp(p[1], d[1])
 		return [3][]float64{x, y, ar.sumExp(ar.mulExp(x, x), ar.mulExp(y, y))}

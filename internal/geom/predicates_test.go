@@ -1,9 +1,11 @@
 package geom
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand"
+	"sync"
 	"testing"
 )
 
@@ -273,5 +275,49 @@ func BenchmarkInSphereDegenerate(b *testing.B) {
 	a, c, d, e, f := Vec{0, 0, 0}, Vec{1, 0, 0}, Vec{0, 1, 0}, Vec{0, 0, 1}, Vec{1, 1, 1}
 	for i := 0; i < b.N; i++ {
 		_ = InSphere(a, c, d, e, f)
+	}
+}
+
+// TestExactArenasConcurrent runs the exact stage on several goroutines at
+// once, as the parallel Delaunay kernel does: arenas come from a pool, and
+// two evaluations sharing one would corrupt each other's expansions. Each
+// goroutine's signs must match a serial run's, on points of a small
+// integer lattice (cospherical and coplanar sets reach the exact stage)
+// shifted by a non-representable offset.
+func TestExactArenasConcurrent(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	type quint [5]Vec
+	cases := make([]quint, 4000)
+	for i := range cases {
+		for k := range cases[i] {
+			cases[i][k] = Vec{float64(r.Intn(3)) + 0.1, float64(r.Intn(3)) + 0.1, float64(r.Intn(3)) + 0.1}
+		}
+	}
+	eval := func(q quint) [2]int {
+		return [2]int{InSphere(q[0], q[1], q[2], q[3], q[4]), Orient3D(q[0], q[1], q[2], q[3])}
+	}
+	want := make([][2]int, len(cases))
+	for i, q := range cases {
+		want[i] = eval(q)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := range cases {
+				j := (i + g*997) % len(cases)
+				if got := eval(cases[j]); got != want[j] {
+					errs <- fmt.Sprintf("goroutine %d, case %d: %v, serially %v", g, j, got, want[j])
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

@@ -998,12 +998,21 @@ func (sm *searchMemo) made(m *tri) {
 func (sm *searchMemo) record(m *tri, key [2]int32, queue []int32, search int) {
 	off := len(sm.tets)
 	sm.tets = append(sm.tets, queue...)
+	for _, t := range queue {
+		m.mark[t] = inCavity
+	}
+	// Each neighbour once, and none of the queue's (most of them): the
+	// lists of a round's searches are most of the pass's memory.
 	for _, t := range queue[:min(len(queue), search)] {
 		for k := int32(0); k < 4; k++ {
-			if n := m.c[t<<3|4|k]; n >= 0 {
+			if n := m.c[t<<3|4|k]; n >= 0 && m.mark[n>>2] == 0 {
+				m.mark[n>>2] = inCavity
 				sm.tets = append(sm.tets, n>>2)
 			}
 		}
+	}
+	for _, t := range sm.tets[off:] {
+		m.mark[t] = 0
 	}
 	sm.at[key] = searched{sm.round, int32(off), int32(len(sm.tets) - off), m.fills}
 }

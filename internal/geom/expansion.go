@@ -147,6 +147,11 @@ func (ar *expArena) scaleExp(e []float64, b float64) []float64 {
 
 // mulExp returns e·f.
 func (ar *expArena) mulExp(e, f []float64) []float64 {
+	// One scaling of e per component of f, then a sum per scaling after
+	// the first: f the shorter makes the fewest.
+	if len(f) > len(e) {
+		e, f = f, e
+	}
 	r := ar.scaleExp(e, f[0])
 	for _, c := range f[1:] {
 		r = ar.sumExp(r, ar.scaleExp(e, c))

@@ -216,6 +216,11 @@ func (ms *mesher) refine() error {
 		return nil
 	}
 	m, r := ms.m, ms.startRefine()
+	ms.s.circ = make([]circle, ms.s.num())
+	for i := range ms.s.circ {
+		ms.s.circ[i].r2 = -1
+	}
+	defer func() { ms.s.circ = nil }()
 	// Only with MergeCoplanar: without it, where each input triangle is a
 	// facet, the pass lowered stlmodels_gearwheel's minimum (0.676° →
 	// 0.543°) and took the hinge and the lever to the vertex cap.
@@ -644,15 +649,28 @@ func (ms *mesher) afterInsert(near2 float64) {
 }
 
 // subfaceCircle returns the circumcentre and squared circumradius of
-// subface f, in its facet's plane.
+// subface f, in its facet's plane. During refinement it keeps them
+// (surface.circ): every split tests the subfaces around its cavity
+// against its circumcentre (encroaches), the same subfaces for many
+// splits: computing their circles each time took 0.37 s of the 3.9 s
+// refine stage of stlmodels_gearwheel.bin.stl with MergeCoplanar at
+// -q 1.414 (CPU profile), 0.12 s kept.
 func (ms *mesher) subfaceCircle(f int32) (geom.Vec, float64) {
+	circ := ms.s.circ
+	if int(f) < len(circ) && circ[f].r2 >= 0 {
+		return circ[f].c, circ[f].r2
+	}
 	q := ms.s.sv[3*f : 3*f+3]
 	a, b, c := ms.m.pos(q[0]), ms.m.pos(q[1]), ms.m.pos(q[2])
 	if fi := &ms.facets[ms.s.facet[f]]; fi.near {
 		a, b, c = fi.project(a), fi.project(b), fi.project(c)
 	}
 	cc := circumcentre(a, b, c)
-	return cc, geom.Dist2(cc, a)
+	r2 := geom.Dist2(cc, a)
+	if int(f) < len(circ) {
+		circ[f] = circle{cc, r2}
+	}
+	return cc, r2
 }
 
 // encroaches reports whether p lies inside the diametral sphere of

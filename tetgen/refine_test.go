@@ -548,3 +548,46 @@ func mergedBeforeRefine(t *testing.T, s *format.Surface) *mesher {
 	}
 	return ms
 }
+
+// TestSubfaceCircleKept checks the circles subfaceCircle keeps during
+// refinement: on a refined box, with every subface's
+// circle kept, splits of subfaces (each replacing some and adding
+// others) must leave every kept circle equal to a fresh computation.
+func TestSubfaceCircleKept(t *testing.T) {
+	ms := refineOnly(t, shapes.Box(1, 1, 1, 2), Options{Quality: 1.414, MaxVolume: 0.002})
+	s := &ms.s
+	fresh := func(f int32) circle {
+		kept := s.circ
+		s.circ = nil
+		c, r2 := ms.subfaceCircle(f)
+		s.circ = kept
+		return circle{c, r2}
+	}
+	s.circ = make([]circle, s.num())
+	for f := range s.circ {
+		s.circ[f].r2 = -1
+	}
+	splits, reset := 0, 0
+	for f, nf := int32(0), s.num(); f < nf && splits < 200; f += 3 {
+		for g := int32(0); g < s.num(); g++ {
+			ms.subfaceCircle(g)
+		}
+		if !ms.splitSubfaceRefine(f, false) {
+			continue
+		}
+		splits++
+		for g := int32(0); g < s.num(); g++ {
+			if s.circ[g].r2 < 0 {
+				reset++
+				continue
+			}
+			if want := fresh(g); s.circ[g] != want {
+				t.Fatalf("after %d splits, subface %d keeps circle %v, computed afresh %v", splits, g, s.circ[g], want)
+			}
+		}
+	}
+	if splits < 50 || reset < 100 {
+		t.Fatalf("%d splits, %d circles reset: the test no longer covers its case", splits, reset)
+	}
+	t.Logf("%d splits, %d circles reset", splits, reset)
+}

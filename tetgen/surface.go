@@ -21,6 +21,16 @@ type surface struct {
 	// the one on the inner side (opposite the normal) and the one on the
 	// outer side, or noTet where there is no tet (outside the body).
 	side []int32
+	// circ holds, during refinement only (subfaceCircle), each subface's
+	// circumcircle once computed; r2 < 0 where it is not. add and set
+	// reset it; no vertex moves while refinement runs.
+	circ []circle
+}
+
+// circle is a subface's circumcentre and squared circumradius.
+type circle struct {
+	c  geom.Vec
+	r2 float64
 }
 
 func (s *surface) num() int32 { return int32(len(s.facet)) }
@@ -33,6 +43,9 @@ func (s *surface) add(a, b, c, facet int32) int32 {
 	s.facet = append(s.facet, facet)
 	if s.side != nil {
 		s.side = append(s.side, noTet, noTet)
+	}
+	if s.circ != nil {
+		s.circ = append(s.circ, circle{r2: -1})
 	}
 	return id
 }
@@ -64,6 +77,9 @@ func (s *surface) relink(h, f, e int32) {
 func (s *surface) set(f, a, b, c int32, segs uint8) {
 	s.sv[3*f], s.sv[3*f+1], s.sv[3*f+2] = a, b, c
 	s.segs[f] = segs
+	if s.circ != nil {
+		s.circ[f].r2 = -1
+	}
 }
 
 func bit(b bool, e uint) uint8 {

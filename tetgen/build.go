@@ -168,7 +168,9 @@ type mesher struct {
 	rep     *Report
 	buf     []int32
 	buf2    []int32
-	visited stamps // nearVertices' vertices already visited
+	visited stamps     // nearVertices' vertices already visited
+	nbrSeen stamps     // neighbours' vertices already listed
+	cavSide [][4]uint8 // insertForced's: per cavity tet, whether v sees each face
 	start   time.Time
 }
 

@@ -425,12 +425,13 @@ func (ms *mesher) contractSliver(t int32) bool {
 			continue
 		}
 		star := slices.Clone(m.star(v, nil))
-		before, acute := 1.0, math.Pi/2
+		before := 1.0
 		for _, st := range star {
 			before = min(before, m.tetMinSine(st))
-			acute = min(acute, m.smallestDihedral(m.tet(st)))
 		}
-		acute = min(acute, optTarget)
+		// The star's smallest acute angle (at most optTarget), taken
+		// when a contraction first passes the sines: most pass none.
+		acute := -1.0
 		// Only the tet's own edges: any neighbour of v mended no more
 		// tets on the lever, hinge, example001 and aneurysm, at up to
 		// twice the CPU.
@@ -449,6 +450,12 @@ func (ms *mesher) contractSliver(t int32) bool {
 			}
 			if after <= contractionMargin*before || after <= bestSine {
 				continue
+			}
+			if acute < 0 {
+				acute = optTarget
+				for _, st := range star {
+					acute = min(acute, m.smallestDihedral(m.tet(st)))
+				}
 			}
 			ok := true
 			for _, nq := range c.newq {

@@ -378,12 +378,18 @@ func (ms *mesher) centroid(v int32, star []int32) (c geom.Vec, sum, n float64) {
 }
 
 // neighbours returns (in ms.buf2) the vertices other than v of the tets
-// in star, v's star.
+// in star, v's star, in the order they first appear there. A stamp per
+// vertex finds the repeats: a search of the list did, and on the
+// stars relocate meets it took most of that pass
+// (stlmodels_gearwheel.bin.stl at -q 1.414: 5.7 of 9.4 s).
 func (ms *mesher) neighbours(v int32, star []int32) []int32 {
 	ms.buf2 = ms.buf2[:0]
+	seen := &ms.nbrSeen
+	seen.next(len(ms.m.vt))
+	seen.mark(v)
 	for _, t := range star {
 		for _, u := range ms.m.tet(t) {
-			if u != v && !slices.Contains(ms.buf2, u) {
+			if seen.mark(u) {
 				ms.buf2 = append(ms.buf2, u)
 			}
 		}
@@ -734,7 +740,10 @@ func (a *ascent) climb(x geom.Vec, cur float64, steps int, step float64, fns fun
 		}
 		alpha := step / math.Sqrt(dd)
 		for _, fn := range fs {
-			if r := geom.Dot(fn.g, d); fn.f > lo+tol && r < rate {
+			if !(fn.f > lo+tol) { // an active one (or NaN), whose rate is not asked
+				continue
+			}
+			if r := geom.Dot(fn.g, d); r < rate {
 				alpha = min(alpha, (fn.f-lo)/(rate-r))
 			}
 		}

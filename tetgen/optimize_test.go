@@ -345,3 +345,35 @@ func TestBestRingShared(t *testing.T) {
 		t.Fatal("the rings no longer cover both answers")
 	}
 }
+
+// neighbours lists each vertex of a star once, v never, in the order of
+// first appearance (centroid sums them in that order), as a search of
+// the list built so far gives; asked again of the same star, the same.
+func TestNeighbours(t *testing.T) {
+	ms := boxBeforeSlivers(t)
+	m := ms.m
+	checked := 0
+	for v := int32(0); v < int32(len(m.vt)); v++ {
+		if m.vt[v] < 0 {
+			continue
+		}
+		star := m.star(v, nil)
+		var want []int32
+		for _, tt := range star {
+			for _, u := range m.tet(tt) {
+				if u != v && !slices.Contains(want, u) {
+					want = append(want, u)
+				}
+			}
+		}
+		for range 2 {
+			if got := ms.neighbours(v, star); !slices.Equal(got, want) {
+				t.Fatalf("vertex %d: neighbours %v, want %v", v, got, want)
+			}
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Fatalf("only %d vertices checked", checked)
+	}
+}

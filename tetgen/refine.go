@@ -798,6 +798,20 @@ var closeRetries = [...]float64{0.4, 0.6}
 // in the split point's conflict region had a face the point sees from
 // outside); the retries split 43 of them, and the mesh's minimum
 // dihedral angle went from 6.5° to 10.4° (149 → 41 tets below 12°).
+//
+// Why such a point fails: the mesh recovery leaves there is Delaunay (on
+// the gear no face between two tets fails the in-sphere test), but the
+// pass's own insertions leave faces that are not locally Delaunay (3 401
+// of 117 314 after it), where cavities kept out tets that would have
+// joined the point to a coplanar subface, or were shrunk to star shape.
+// Each failing point's conflict region reaches such a face from the
+// wrong side: a tet in conflict beside one that is not, across a face
+// the point sees from outside (all three of its vertices on creases or
+// facets). For the gear's 28 points still failing after local flips, no
+// 2-3 or 3-2 flip removes any of these faces. Taking the tets behind
+// them into the cavity, flipping them first, or moving the point to
+// their inner side each lowered the gear's minimum or let refinement run
+// to the vertex cap (session 17, C39).
 func (ms *mesher) splitCloseSubsegment(f, e int32) bool {
 	a, b := ms.s.edge(f, e)
 	p, ref, err := ms.segmentSplitPointFor(a, b, -1)

@@ -475,8 +475,8 @@ func TestSearchMemo(t *testing.T) {
 // crease's distance to the nearest other such crease (the pass leaves
 // them about twice that). Where the pass's split point could not be
 // inserted, in any round, such subsegments stayed: 76 of 21 848 without
-// splitCloseSubsegment's retries, 44 of 22 472 with them (the rest fail
-// at every point tried).
+// splitCloseSubsegment's retries, 44 of 22 472 with them, splitting in
+// the order found; 12 of 22 966 splitting longest first.
 func TestSplitCloseSegmentsGear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus meshing is slow")
@@ -523,8 +523,8 @@ func TestSplitCloseSegmentsGear(t *testing.T) {
 		}
 	}
 	t.Logf("%d subsegments on close vertical creases, %d longer than 8 times the distance", n, long)
-	if n < 1000 || long > 44 {
-		t.Errorf("%d subsegments on close vertical creases, %d longer than 8 times the distance; want over 1 000 and at most 44", n, long)
+	if n < 1000 || long > 12 {
+		t.Errorf("%d subsegments on close vertical creases, %d longer than 8 times the distance; want over 1 000 and at most 12", n, long)
 	}
 }
 

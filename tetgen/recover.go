@@ -415,8 +415,13 @@ func (ms *mesher) boxMeetsBall(t int32, c geom.Vec, r2 float64) bool {
 		case c[k] > hi:
 			d2 += (c[k] - hi) * (c[k] - hi)
 		}
+		// The sum only grows: once past r2, the axes left cannot bring
+		// the box back within reach.
+		if d2 > r2 {
+			return false
+		}
 	}
-	return d2 <= r2
+	return true
 }
 
 // shell returns the power of two nearest l/2.

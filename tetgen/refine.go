@@ -1006,7 +1006,7 @@ func (ms *mesher) splitCloseSegments() {
 				ends, g := ms.segEnds[2*seg:][:2], sides[seg]
 				segLen2 := geom.Dist2(ms.m.pos(ends[0]), ms.m.pos(ends[1]))
 				pa, pb := ms.m.pos(a), ms.m.pos(b)
-				l2 := geom.Dist2(pa, pb)
+				l2, ab := geom.Dist2(pa, pb), geom.Sub(pb, pa)
 				// The ball around the midpoint that holds every point
 				// within l/2 of a–b.
 				close, key := false, [2]int32{a, b}
@@ -1028,8 +1028,8 @@ func (ms *mesher) splitCloseSegments() {
 					// The distance first: it rules out most vertices,
 					// and costs less than the creases' tests.
 					px := ms.m.pos(x)
-					t := min(max(geom.Dot(geom.Sub(px, pa), geom.Sub(pb, pa))/l2, 0), 1)
-					d2 := geom.Dist2(px, geom.Add(pa, geom.Scale(t, geom.Sub(pb, pa))))
+					t := min(max(geom.Dot(geom.Sub(px, pa), ab)/l2, 0), 1)
+					d2 := geom.Dist2(px, geom.Add(pa, geom.Scale(t, ab)))
 					close = d2 < l2/4 && d2 < thinFraction*thinFraction*segLen2 &&
 						slices.ContainsFunc(cs, func(c int32) bool { return nearlyParallel(c, g, dir[seg]) }) &&
 						!ms.joined(x, ends[0]) && !ms.joined(x, ends[1])

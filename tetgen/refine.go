@@ -1044,7 +1044,10 @@ func (ms *mesher) splitCloseSegments() {
 		}
 		slices.SortStableFunc(todo, func(x, y closeSplit) int { return cmp.Compare(y.l2, x.l2) })
 		for _, c := range todo {
-			if ms.shapeVertices >= ms.qualityCap || !s.isSeg(c.f, c.e) {
+			if ms.shapeVertices >= ms.qualityCap {
+				break
+			}
+			if !s.isSeg(c.f, c.e) {
 				continue
 			}
 			if a, b := s.edge(c.f, c.e); a != c.a || b != c.b {

@@ -1,13 +1,16 @@
 // Command driver is the pfmesh side of bench/tetgen/run.sh. It reads a
 // surface (format.Clean applied) and
 //
-//	driver mesh IN [-q B] [-a V] [-merge-coplanar] [-runs N] [-stages] [-cpuprofile F]
+//	driver mesh IN [-q B] [-a V] [-merge-coplanar] [-runs N] [-stages] [-hash] [-cpuprofile F]
 //	                                  meshes it with tetgen.Build and prints
 //	                                  "tets seconds min_dihedral" (median of N runs);
 //	                                  -merge-coplanar sets Options.MergeCoplanar,
 //	                                  -stages adds the last run's stage times and
 //	                                  whether refinement reached the shape-vertex
-//	                                  cap on stderr, -cpuprofile writes a CPU profile
+//	                                  cap on stderr, -hash appends a digest of the
+//	                                  mesh that ignores vertex and tet numbering
+//	                                  (to check that a change keeps the meshes),
+//	                                  -cpuprofile writes a CPU profile
 //	driver convert IN PREFIX          writes it as PREFIX.smesh (TetGen) and
 //	                                  PREFIX.stl (gmsh): all mesh the same triangles
 //	driver quality PREFIX             reads TetGen's PREFIX.node and PREFIX.ele
@@ -18,10 +21,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -56,6 +63,7 @@ func run(args []string) error {
 		merge := fs.Bool("merge-coplanar", false, "mesh coplanar input triangles as one facet (Options.MergeCoplanar)")
 		runs := fs.Int("runs", 1, "runs; the median time is printed")
 		stages := fs.Bool("stages", false, "print the last run's stage times on stderr")
+		hash := fs.Bool("hash", false, "append a digest of the mesh, independent of vertex and tet numbering")
 		prof := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 		if err := fs.Parse(args[2:]); err != nil {
 			return err
@@ -95,7 +103,11 @@ func run(args []string) error {
 		slices.Sort(secs)
 		// Build's report measured the mesh with tetmesh.MeasureQuality,
 		// as quality does TetGen's: no second pass over a million tets.
-		fmt.Printf("%d %.3f %.3f\n", m.NumTets(), secs[len(secs)/2], rep.Quality.MinDihedral)
+		fmt.Printf("%d %.3f %.3f", m.NumTets(), secs[len(secs)/2], rep.Quality.MinDihedral)
+		if *hash {
+			fmt.Printf(" %x", digest(m))
+		}
+		fmt.Println()
 	case "convert":
 		if len(args) != 3 {
 			return errors.New("usage: driver convert IN PREFIX")
@@ -128,6 +140,36 @@ func run(args []string) error {
 		return fmt.Errorf("unknown command %q", args[0])
 	}
 	return nil
+}
+
+// digest hashes m as a set of tets, each a sorted list of its corners'
+// coordinates and tags, so that two meshes differing only in how their
+// vertices and tets are numbered get the same digest.
+func digest(m *tetgen.Mesh) [sha256.Size]byte {
+	const corner = 3*8 + 1
+	tets := make([][4 * corner]byte, m.NumTets())
+	for t := range tets {
+		var cs [4][corner]byte
+		for k := range 4 {
+			v := m.Tets[4*t+k]
+			for d := range 3 {
+				binary.BigEndian.PutUint64(cs[k][8*d:], math.Float64bits(m.Positions[3*int(v)+d]))
+			}
+			cs[k][24] = byte(m.Tags[v])
+		}
+		slices.SortFunc(cs[:], func(a, b [corner]byte) int { return bytes.Compare(a[:], b[:]) })
+		for k := range 4 {
+			copy(tets[t][k*corner:], cs[k][:])
+		}
+	}
+	slices.SortFunc(tets, func(a, b [4 * corner]byte) int { return bytes.Compare(a[:], b[:]) })
+	h := sha256.New()
+	for _, t := range tets {
+		h.Write(t[:])
+	}
+	var d [sha256.Size]byte
+	h.Sum(d[:0])
+	return d
 }
 
 func read(path string) (*format.Surface, error) {

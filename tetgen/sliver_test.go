@@ -1,7 +1,9 @@
 package tetgen
 
 import (
+	"maps"
 	"math"
+	"math/rand"
 	"slices"
 	"testing"
 
@@ -197,6 +199,116 @@ func TestSubfaceConeBelow(t *testing.T) {
 	t.Logf("%d walls: %d insertions, %d of them below the floor at a subface", len(walls), made, below)
 	if below == 0 || below == made {
 		t.Fatal("the points no longer cover both answers")
+	}
+	checkMesh(t, shapes.Torus(2, 0.5, 24, 12), ms.output())
+}
+
+// A forced insertion either leaves the mesh as it was or replaces a
+// star-shaped cavity holding every tet it must remove by the cone from
+// the new vertex: a valid mesh (checkTri: every tet positive by the exact
+// predicate, links symmetric) of the same volume, whose new tets all hold
+// the vertex and pass the floor. The points are random in random tets of
+// the torus before the sliver stage, many of them close to a face of
+// their tet, so that cavities grow across faces the point does not see;
+// the insertions accumulate, so the face-side answers insertForced keeps
+// through a call's sweeps are exercised on a changing mesh. A kept answer
+// that wrongly says a face is seen makes a tet that is not positive (the
+// test fails when the answers are kept across calls); one that wrongly
+// says unseen only grows the cavity, which this contract cannot see.
+func TestInsertForcedCavity(t *testing.T) {
+	ms := torusBeforeSlivers(t, "optimize")
+	m := ms.m
+	rng := rand.New(rand.NewSource(5))
+	live := func() map[[4]int32]bool {
+		set := map[[4]int32]bool{}
+		for t := int32(0); t < int32(m.numTets()); t++ {
+			if m.alive(t) {
+				set[sortedTet(m.tet(t))] = true
+			}
+		}
+		return set
+	}
+	var made, grown, failed int
+	for range 600 {
+		var t0 int32
+		for {
+			t0 = int32(rng.Intn(m.numTets()))
+			if m.alive(t0) && !m.isGhost(t0) {
+				break
+			}
+		}
+		// Barycentric weights, one of them often tiny: a point near a face.
+		var w [4]float64
+		for k := range w {
+			w[k] = rng.Float64()
+		}
+		if rng.Intn(2) == 0 {
+			w[rng.Intn(4)] = 1e-6 * rng.Float64()
+		}
+		q := m.tet(t0)
+		var p geom.Vec
+		sum := w[0] + w[1] + w[2] + w[3]
+		for k := range 4 {
+			p = geom.Add(p, geom.Scale(w[k]/sum, m.pos(q[k])))
+		}
+		must := []int32{t0}
+		for k := int32(0); k < 4; k++ {
+			if n := m.across(4*t0 + k); n >= 0 && !m.isGhost(n>>2) && rng.Intn(3) == 0 {
+				must = append(must, n>>2)
+			}
+		}
+		keys := make([][4]int32, len(must))
+		for i, u := range must {
+			keys[i] = sortedTet(m.tet(u))
+		}
+		floor := []float64{0, 0.1, 0.3}[rng.Intn(3)]
+		conflict := rng.Intn(2) == 0
+		before, vol := live(), m.finiteVolume()
+		v := ms.addVertex(p, vVolume, -1, onNone)
+		if ms.insertForced(v, t0, must, conflict, floor) != inserted {
+			ms.popVertex()
+			failed++
+			if after := live(); !maps.Equal(before, after) {
+				t.Fatalf("point %v, must %v: a failed insertion changed the mesh (%d → %d tets)", p, keys, len(before), len(after))
+			}
+			continue
+		}
+		made++
+		ms.tagSteiner(v)
+		checkTri(t, m)
+		after := live()
+		for _, k := range keys {
+			if after[k] {
+				t.Fatalf("point %v: tet %v it must remove is still there", p, k)
+			}
+		}
+		removed := 0
+		for k := range before {
+			if !after[k] {
+				removed++
+			}
+		}
+		if !conflict && removed > len(must) {
+			grown++
+		}
+		for k := range after {
+			if before[k] {
+				continue
+			}
+			if !slices.Contains(k[:], v) {
+				t.Fatalf("point %v: new tet %v does not hold the new vertex %d", p, k, v)
+			}
+			if s := minSine(m.pos(k[0]), m.pos(k[1]), m.pos(k[2]), m.pos(k[3])); s < floor {
+				t.Fatalf("point %v: new tet %v has smallest sine %.3g below the floor %.3g", p, k, s, floor)
+			}
+		}
+		if got := m.finiteVolume(); math.Abs(got-vol) > 1e-12*vol {
+			t.Fatalf("point %v: volume %.17g → %.17g", p, vol, got)
+		}
+	}
+	t.Logf("%d inserted (%d grown beyond must without conflict), %d failed", made, grown, failed)
+	if made == 0 || grown == 0 || failed == 0 {
+		t.Fatal("the points no longer cover every case")
 	}
 	checkMesh(t, shapes.Torus(2, 0.5, 24, 12), ms.output())
 }

@@ -983,7 +983,22 @@ func (ms *mesher) splitCloseSegments() {
 		return crease(h) && (h[0] == g[0] || h[0] == g[1] || h[1] == g[0] || h[1] == g[1]) &&
 			math.Abs(geom.Dot(dir[c], d)) > cosClose
 	}
-	memo := newSearchMemo()
+	// The vertices that can be close to a crease: a crease's, on the
+	// outer surface (a segment's own vertices, or input vertices where a
+	// crease ends).
+	creaseAt := func(x int32) []int32 {
+		switch {
+		case ms.on[x] != onOuter:
+			return nil
+		case ms.kind[x] == vSegment && crease(sides[ms.ref[x]]):
+			return ms.ref[x : x+1]
+		case ms.kind[x] == vInput:
+			return at[x]
+		}
+		return nil
+	}
+	var index pointIndex
+	var indexed []int32
 	// A subsegment to split: edge e (a→b) of subface f, of squared
 	// length l2.
 	type closeSplit struct {
@@ -993,6 +1008,13 @@ func (ms *mesher) splitCloseSegments() {
 	var todo []closeSplit
 	for {
 		n := 0
+		indexed = indexed[:0]
+		for x := range int32(len(ms.kind)) {
+			if creaseAt(x) != nil {
+				indexed = append(indexed, x)
+			}
+		}
+		index.build(ms.m, indexed)
 		for f := int32(0); f < s.num(); f++ {
 			for e := int32(0); e < 3 && ms.shapeVertices < ms.qualityCap; e++ {
 				a, b := s.edge(f, e)
@@ -1007,37 +1029,35 @@ func (ms *mesher) splitCloseSegments() {
 				segLen2 := geom.Dist2(ms.m.pos(ends[0]), ms.m.pos(ends[1]))
 				pa, pb := ms.m.pos(a), ms.m.pos(b)
 				l2, ab := geom.Dist2(pa, pb), geom.Sub(pb, pa)
-				// The ball around the midpoint that holds every point
-				// within l/2 of a–b.
-				close, key := false, [2]int32{a, b}
-				if memo.unchanged(ms.m, key) {
-					continue
-				}
-				queue := ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), l2, refineSearch, func(x int32) bool {
-					var cs []int32
-					switch {
-					case ms.on[x] != onOuter:
-						return false
-					case ms.kind[x] == vSegment:
-						cs = ms.ref[x : x+1]
-					case ms.kind[x] == vInput:
-						cs = at[x]
-					default:
+				r2 := min(l2/4, thinFraction*thinFraction*segLen2)
+				close := func(x int32) bool {
+					cs := creaseAt(x)
+					if cs == nil {
 						return false
 					}
 					// The distance first: it rules out most vertices,
 					// and costs less than the creases' tests.
-					px := ms.m.pos(x)
-					t := min(max(geom.Dot(geom.Sub(px, pa), ab)/l2, 0), 1)
-					d2 := geom.Dist2(px, geom.Add(pa, geom.Scale(t, ab)))
-					close = d2 < l2/4 && d2 < thinFraction*thinFraction*segLen2 &&
+					return segmentDist2(ms.m.pos(x), pa, ab, l2) < r2 &&
 						slices.ContainsFunc(cs, func(c int32) bool { return nearlyParallel(c, g, dir[seg]) }) &&
 						!ms.joined(x, ends[0]) && !ms.joined(x, ends[1])
-					return close
+				}
+				// The index holds every vertex that can be close; the
+				// search below reads only the tets around a–b that it
+				// reaches without crossing a subface, at most
+				// refineSearch of them. So where the index finds none,
+				// the search would find none; where it finds one, the
+				// search decides, as before the index.
+				if !index.nearSegment(pa, pb, r2, func(x int32) bool { return x != a && x != b && close(x) }) {
+					continue
+				}
+				// The ball around the midpoint that holds every point
+				// within l/2 of a–b.
+				found := false
+				ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), l2, refineSearch, func(x int32) bool {
+					found = close(x)
+					return found
 				})
-				if !close {
-					memo.record(ms.m, key, queue, refineSearch)
-				} else {
+				if found {
 					todo = append(todo, closeSplit{f, e, a, b, l2})
 				}
 			}
@@ -1054,7 +1074,6 @@ func (ms *mesher) splitCloseSegments() {
 				continue
 			}
 			if ms.splitCloseSubsegment(c.f, c.e) {
-				memo.made(ms.m)
 				ms.shapeVertices++
 				n++
 			}
@@ -1063,92 +1082,5 @@ func (ms *mesher) splitCloseSegments() {
 		if n == 0 {
 			return
 		}
-		memo.nextRound()
 	}
-}
-
-// searchMemo spares splitCloseSegments the searches that would find what
-// they found in the last round. Each round searches near every crease
-// subsegment again, though most of the mesh is as it was (on
-// gmsh_lever.stl, the last six of eleven rounds split 754, 163, 25, 6, 1
-// and 0 of about 16 k subsegments). A search (nearVertices) reads its
-// queue — a's star, then tets meeting the ball — and the neighbours of
-// the tets it searches, and nothing else of the mesh: while none of
-// those tets has been replaced (its slot freed or holding a tet made
-// since), it would queue the same tets, visit the same vertices and find
-// none close again. Only searches that found none are remembered.
-type searchMemo struct {
-	born  []uint64 // per tet slot, m.fills when its tet was made; 0 (or past the end) before the pass
-	at    map[[2]int32]searched
-	tets  []int32 // the tets read by this round's remembered searches
-	last  []int32 // and by the last round's
-	round int32
-}
-
-// searched is a remembered search: in which round, its tets in the
-// round's list, and m.fills when it ran.
-type searched struct {
-	round, off, n int32
-	fills         uint64
-}
-
-func newSearchMemo() *searchMemo { return &searchMemo{at: map[[2]int32]searched{}} }
-
-// made records the tets of the last insertion.
-func (sm *searchMemo) made(m *tri) {
-	for _, t := range m.newTets {
-		for int(t) >= len(sm.born) {
-			sm.born = append(sm.born, 0)
-		}
-		sm.born[t] = m.fills
-	}
-}
-
-// record remembers the search for key that queued queue and searched at
-// most search of them.
-func (sm *searchMemo) record(m *tri, key [2]int32, queue []int32, search int) {
-	off := len(sm.tets)
-	sm.tets = append(sm.tets, queue...)
-	for _, t := range queue {
-		m.mark[t] = inCavity
-	}
-	// Each neighbour once, and none of the queue's (most of them): the
-	// lists of a round's searches are most of the pass's memory.
-	for _, t := range queue[:min(len(queue), search)] {
-		for k := int32(0); k < 4; k++ {
-			if n := m.c[t<<3|4|k]; n >= 0 && m.mark[n>>2] == 0 {
-				m.mark[n>>2] = inCavity
-				sm.tets = append(sm.tets, n>>2)
-			}
-		}
-	}
-	for _, t := range sm.tets[off:] {
-		m.mark[t] = 0
-	}
-	sm.at[key] = searched{sm.round, int32(off), int32(len(sm.tets) - off), m.fills}
-}
-
-// unchanged reports whether the last round's search for key read only
-// tets still there, unchanged; it then counts as this round's.
-func (sm *searchMemo) unchanged(m *tri, key [2]int32) bool {
-	e, ok := sm.at[key]
-	if !ok || e.round != sm.round-1 {
-		return false
-	}
-	tets := sm.last[e.off : e.off+e.n]
-	for _, t := range tets {
-		if !m.alive(t) || int(t) < len(sm.born) && sm.born[t] > e.fills {
-			return false
-		}
-	}
-	off := len(sm.tets)
-	sm.tets = append(sm.tets, tets...)
-	sm.at[key] = searched{sm.round, int32(off), e.n, e.fills}
-	return true
-}
-
-// nextRound starts a round.
-func (sm *searchMemo) nextRound() {
-	sm.last, sm.tets = sm.tets, sm.last[:0]
-	sm.round++
 }

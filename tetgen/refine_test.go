@@ -408,66 +408,6 @@ func TestFailedSplitRepeats(t *testing.T) {
 	t.Logf("failed splits repeated: %d of subfaces, %d of subsegments", repeated[true], repeated[false])
 }
 
-// TestSearchMemo checks splitCloseSegments' memo of searches: on a
-// refined box, forty rounds of the pass are played out — the search near
-// every subsegment is run, or taken from the memo, and then one
-// subsegment is split — and every search the memo says is unchanged must
-// queue the same tets and visit the same vertices as a fresh one.
-// (Leaving the queued tets' neighbours out of the memo still passes: a
-// split that changes a neighbour's box but no queued tet does not occur
-// here.)
-func TestSearchMemo(t *testing.T) {
-	ms := refineOnly(t, shapes.Box(1, 1, 1, 2), Options{Quality: 2, MaxVolume: 0.002})
-	s, m := &ms.s, ms.m
-	type found struct{ queue, seen []int32 }
-	search := func(a, b int32) found {
-		pa, pb := m.pos(a), m.pos(b)
-		var seen []int32
-		q := ms.nearVertices(a, b, geom.Scale(0.5, geom.Add(pa, pb)), geom.Dist2(pa, pb), refineSearch, func(w int32) bool {
-			seen = append(seen, w)
-			return false
-		})
-		return found{slices.Clone(q), seen}
-	}
-	memo := newSearchMemo()
-	last := map[[2]int32]found{}
-	same, changed := 0, 0
-	for round := 0; round < 40; round++ {
-		memo.nextRound()
-		var segs [][2]int32 // subface, edge
-		for f := int32(0); f < s.num(); f++ {
-			for e := int32(0); e < 3; e++ {
-				a, b := s.edge(f, e)
-				if !s.isSeg(f, e) || a > b {
-					continue
-				}
-				segs = append(segs, [2]int32{f, e})
-				key, r := [2]int32{a, b}, search(a, b)
-				if round > 0 && memo.unchanged(m, key) {
-					if was := last[key]; !slices.Equal(r.queue, was.queue) || !slices.Equal(r.seen, was.seen) {
-						t.Fatalf("round %d, subsegment %v: the memo says unchanged, but the search now queues %d tets and visits %d vertices, not %d and %d",
-							round, key, len(r.queue), len(r.seen), len(was.queue), len(was.seen))
-					}
-					same++
-					continue
-				}
-				if round > 0 {
-					changed++
-				}
-				memo.record(m, key, r.queue, refineSearch)
-				last[key] = r
-			}
-		}
-		if f, e := segs[round*7%len(segs)][0], segs[round*7%len(segs)][1]; ms.splitSubsegmentFor(f, e, false, -1) {
-			memo.made(m)
-		}
-	}
-	if same < 100 || changed < 40 {
-		t.Fatalf("%d searches unchanged, %d changed: the test no longer covers its case", same, changed)
-	}
-	t.Logf("%d searches unchanged, %d changed", same, changed)
-}
-
 // TestSplitCloseSegmentsGear runs splitCloseSegments on
 // stlmodels_gearwheel.bin.stl with MergeCoplanar and measures its
 // vertical creases (input edges 8 long) between the tooth flanks' strips,

@@ -7,36 +7,41 @@ import (
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
-// pointIndex finds the vertices near a segment among a fixed set, a BVH
-// over their positions (positions do not move during refinement). The
-// close-crease pass builds one over the vertices that can be on a close
-// crease at the start of each round: a round finds all its subsegments
-// before it splits any, so the set cannot change while it is searched.
+// pointIndex finds the vertices near a segment among a growing set, in
+// BVHs over their positions (positions do not move during refinement):
+// each add appends a tree over the vertices it is given. The close-crease
+// pass adds the vertices that can be on a close crease before its first
+// round and those each round inserted before the next: a round finds all
+// its subsegments before it splits any, so the set does not change while
+// it is searched, and a search that found none can be repeated over the
+// last tree only.
 type pointIndex struct {
-	ids   []int32   // per item, its vertex
-	boxes []float64 // per item, its position twice (a box for bvh.Build)
-	tree  *bvh.Tree
+	ids   []int32     // per item, its vertex
+	boxes []float64   // per item, its position twice (a box for bvh.Build)
+	trees []*bvh.Tree // tree j holds items from[j] to from[j+1]
+	from  []int32     // per tree, its first item
 }
 
 // pointLeaf is the index's leaf size.
 const pointLeaf = 8
 
-// build indexes the vertices of ids (kept, not copied) at their
-// positions in m.
-func (ix *pointIndex) build(m *tri, ids []int32) {
-	ix.ids = ids
-	ix.boxes = ix.boxes[:0]
+// add appends a tree over the vertices ids at their positions in m.
+func (ix *pointIndex) add(m *tri, ids []int32) {
+	from := len(ix.ids)
+	ix.ids = append(ix.ids, ids...)
 	for _, v := range ids {
 		p := m.pos(v)
 		ix.boxes = append(ix.boxes, p[0], p[1], p[2], p[0], p[1], p[2])
 	}
-	ix.tree = bvh.Build(ix.boxes, pointLeaf)
+	ix.from = append(ix.from, int32(from))
+	ix.trees = append(ix.trees, bvh.Build(ix.boxes[6*from:], pointLeaf))
 }
 
-// nearSegment calls visit for every indexed vertex x whose
-// segmentDist2(x, pa, pb−pa) is at most r2, and perhaps for others near
-// it, until visit returns true, and reports whether it did.
-func (ix *pointIndex) nearSegment(pa, pb geom.Vec, r2 float64, visit func(v int32) bool) bool {
+// nearSegment calls visit for every vertex x in the trees from the
+// since-th on whose segmentDist2(x, pa, pb−pa) is at most r2, and
+// perhaps for others near it, until visit returns true, and reports
+// whether it did.
+func (ix *pointIndex) nearSegment(pa, pb geom.Vec, r2 float64, since int, visit func(v int32) bool) bool {
 	// segmentDist2 measures to a point within rounding of the segment's
 	// box, and rounds: a margin of a thousandth of the radius and 10⁻¹²
 	// of the coordinates' size covers both, with room to spare.
@@ -50,16 +55,20 @@ func (ix *pointIndex) nearSegment(pa, pb geom.Vec, r2 float64, visit func(v int3
 		box[k], box[3+k] = min(pa[k], pb[k])-r, max(pa[k], pb[k])+r
 	}
 	found := false
-	ix.tree.Query(box, func(i int32) bool {
-		p := ix.boxes[6*i : 6*i+3]
-		for k := range 3 {
-			if p[k] < box[k] || p[k] > box[3+k] {
-				return true
+	for j := since; j < len(ix.trees) && !found; j++ {
+		from := ix.from[j]
+		ix.trees[j].Query(box, func(i int32) bool {
+			i += from
+			p := ix.boxes[6*i : 6*i+3]
+			for k := range 3 {
+				if p[k] < box[k] || p[k] > box[3+k] {
+					return true
+				}
 			}
-		}
-		found = visit(ix.ids[i])
-		return !found
-	})
+			found = visit(ix.ids[i])
+			return !found
+		})
+	}
 	return found
 }
 

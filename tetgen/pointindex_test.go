@@ -10,7 +10,8 @@ import (
 // TestPointIndexNearSegment checks pointIndex.nearSegment against brute
 // force over all vertices with the pass's distance test: every indexed
 // vertex within the radius of the segment (squared distance ≤ r2) must
-// be visited, once, and no vertex left out of the index. The inputs are
+// be visited, once, and no vertex left out of the index or in a tree
+// before the first searched. The inputs are
 // random, and a lattice of spacing 1/4 with every point twice, a flat
 // layer and many equal coordinates, searched along lattice lines and
 // diagonals at radii that put lattice points exactly on the boundary.
@@ -65,25 +66,32 @@ func TestPointIndexNearSegment(t *testing.T) {
 				m.xyz = append(m.xyz, p[0], p[1], p[2], p[0], p[1], p[2])
 			}
 			n := int32(len(m.xyz) / 3)
-			// Every third vertex is left out of the index.
-			var ids []int32
-			in := make([]bool, n)
-			for v := range n {
-				if v%3 != 0 {
-					ids = append(ids, v)
-					in[v] = true
-				}
-			}
+			// Every third vertex is left out of the index; the others go
+			// in three trees, by vertex number (tree[v] is v's).
 			var ix pointIndex
-			ix.build(m, ids)
+			tree := make([]int, n)
+			for j := range 3 {
+				var ids []int32
+				for v := n * int32(j) / 3; v < n*int32(j+1)/3; v++ {
+					tree[v] = j
+					if v%3 == 0 {
+						tree[v] = -1
+					} else {
+						ids = append(ids, v)
+					}
+				}
+				ix.add(m, ids)
+			}
 			seen := make([]int, n)
 			hits, edge := 0, 0
 			for range 400 {
 				q := c.query()
 				ab := geom.Sub(q.b, q.a)
 				l2 := geom.Dot(ab, ab)
+				since := rng.Intn(3)
+				in := func(v int32) bool { return tree[v] >= since }
 				clear(seen)
-				if ix.nearSegment(q.a, q.b, q.r2, func(v int32) bool {
+				if ix.nearSegment(q.a, q.b, q.r2, since, func(v int32) bool {
 					seen[v]++
 					return false
 				}) {
@@ -95,12 +103,12 @@ func TestPointIndexNearSegment(t *testing.T) {
 					switch {
 					case seen[v] > 1:
 						t.Fatalf("vertex %d visited %d times", v, seen[v])
-					case seen[v] > 0 && !in[v]:
-						t.Fatalf("vertex %d is not indexed but was visited", v)
-					case in[v] && d2 <= q.r2 && seen[v] == 0:
+					case seen[v] > 0 && !in(v):
+						t.Fatalf("vertex %d is not indexed, or in a tree before the %d-th, but was visited", v, since)
+					case in(v) && d2 <= q.r2 && seen[v] == 0:
 						t.Fatalf("segment %v–%v, r² %g: vertex %d at %v, squared distance %g, not visited", q.a, q.b, q.r2, v, m.pos(v), d2)
 					}
-					if in[v] && d2 <= q.r2 {
+					if in(v) && d2 <= q.r2 {
 						hits++
 						want = v
 						if d2 == q.r2 {
@@ -111,10 +119,10 @@ func TestPointIndexNearSegment(t *testing.T) {
 				if want >= 0 {
 					// Stopping: the visit that returns true ends the search.
 					calls := 0
-					if !ix.nearSegment(q.a, q.b, q.r2, func(v int32) bool {
+					if !ix.nearSegment(q.a, q.b, q.r2, since, func(v int32) bool {
 						calls++
 						return v == want
-					}) || calls > len(ids) {
+					}) || calls > len(ix.ids) {
 						t.Fatalf("the search did not stop at vertex %d", want)
 					}
 				}

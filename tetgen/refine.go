@@ -999,6 +999,14 @@ func (ms *mesher) splitCloseSegments() {
 	}
 	var index pointIndex
 	var indexed []int32
+	// Per subface edge slot, the subsegment a→b last searched there and
+	// how many of the index's trees then held no vertex close to it (0 if
+	// some did). Which vertices are close to a–b does not change, and
+	// vertices are only added: the next round need only search the trees
+	// added since (cura_pbr3d_g1_buildplate.stl with MergeCoplanar: the
+	// pass's searches and index builds 0.73 → 0.32 s over five runs).
+	type searched struct{ a, b, trees int32 }
+	var last []searched
 	// A subsegment to split: edge e (a→b) of subface f, of squared
 	// length l2.
 	type closeSplit struct {
@@ -1006,21 +1014,31 @@ func (ms *mesher) splitCloseSegments() {
 		l2         float64
 	}
 	var todo []closeSplit
-	for {
+	for added := int32(0); ; {
 		n := 0
 		indexed = indexed[:0]
-		for x := range int32(len(ms.kind)) {
+		for x := added; x < int32(len(ms.kind)); x++ {
 			if creaseAt(x) != nil {
 				indexed = append(indexed, x)
 			}
 		}
-		index.build(ms.m, indexed)
+		index.add(ms.m, indexed)
+		added = int32(len(ms.kind))
+		for len(last) < 3*int(s.num()) {
+			last = append(last, searched{})
+		}
 		for f := int32(0); f < s.num(); f++ {
 			for e := int32(0); e < 3 && ms.shapeVertices < ms.qualityCap; e++ {
 				a, b := s.edge(f, e)
 				if !s.isSeg(f, e) || a > b || ms.on[a] != onOuter {
 					continue
 				}
+				was := &last[3*f+e]
+				since := int32(0)
+				if was.a == a && was.b == b {
+					since = was.trees
+				}
+				*was = searched{a, b, 0}
 				seg := ms.segmentOf(a, b)
 				if !crease(sides[seg]) || !ms.maySplitSubsegment(f, e, true) {
 					continue
@@ -1047,7 +1065,8 @@ func (ms *mesher) splitCloseSegments() {
 				// refineSearch of them. So where the index finds none,
 				// the search would find none; where it finds one, the
 				// search decides, as before the index.
-				if !index.nearSegment(pa, pb, r2, func(x int32) bool { return x != a && x != b && close(x) }) {
+				if !index.nearSegment(pa, pb, r2, int(since), func(x int32) bool { return x != a && x != b && close(x) }) {
+					was.trees = int32(len(index.trees))
 					continue
 				}
 				// The ball around the midpoint that holds every point

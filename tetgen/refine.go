@@ -737,7 +737,7 @@ func (ms *mesher) splitSubsegmentRefine(f, e int32, shape bool) bool {
 		return false
 	}
 	a, b := ms.s.edge(f, e)
-	if ms.splitSubsegmentFor(f, e, shape, ms.encroacher(a, b, refineSearch)) {
+	if ms.splitSubsegmentFor(f, e, shape, ms.encroacher(a, b, refineSearch), nil) {
 		return true
 	}
 	ms.ref8.failed[key] = ms.m.fills
@@ -760,15 +760,26 @@ func (ms *mesher) maySplitSubsegment(f, e int32, shape bool) bool {
 }
 
 // splitSubsegmentFor splits subsegment e of subface f where its
-// encroaching vertex w asks (segmentSplitPointFor; −1 for none) and
-// reports whether it did.
-func (ms *mesher) splitSubsegmentFor(f, e int32, shape bool, w int32) bool {
+// encroaching vertex w asks (segmentSplitPointFor; −1 for none), or, if
+// that point cannot be inserted, at the fractions retries of its length
+// from its first end, and reports whether it did.
+func (ms *mesher) splitSubsegmentFor(f, e int32, shape bool, w int32, retries []float64) bool {
 	a, b := ms.s.edge(f, e)
 	p, ref, err := ms.segmentSplitPointFor(a, b, w)
 	if err != nil || shape && ms.ref8.balls.covers(p) {
 		return false
 	}
-	return ms.splitSubsegmentAt(f, e, p, ref)
+	if ms.splitSubsegmentAt(f, e, p, ref) {
+		return true
+	}
+	pa, pb := ms.m.pos(a), ms.m.pos(b)
+	for _, t := range retries {
+		q := geom.Add(pa, geom.Scale(t, geom.Sub(pb, pa)))
+		if !(shape && ms.ref8.balls.covers(q)) && ms.splitSubsegmentAt(f, e, q, ref) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitSubsegmentAt inserts a vertex at p, a point of segment ref inside
@@ -815,22 +826,7 @@ var closeRetries = [...]float64{0.4, 0.6}
 // their inner side each lowered the gear's minimum or let refinement run
 // to the vertex cap (session 17, C39).
 func (ms *mesher) splitCloseSubsegment(f, e int32) bool {
-	a, b := ms.s.edge(f, e)
-	p, ref, err := ms.segmentSplitPointFor(a, b, -1)
-	if err != nil || ms.ref8.balls.covers(p) {
-		return false
-	}
-	if ms.splitSubsegmentAt(f, e, p, ref) {
-		return true
-	}
-	pa, pb := ms.m.pos(a), ms.m.pos(b)
-	for _, t := range closeRetries {
-		q := geom.Add(pa, geom.Scale(t, geom.Sub(pb, pa)))
-		if !ms.ref8.balls.covers(q) && ms.splitSubsegmentAt(f, e, q, ref) {
-			return true
-		}
-	}
-	return false
+	return ms.splitSubsegmentFor(f, e, true, -1, closeRetries[:])
 }
 
 // afterSurfaceInsert queues what a new surface vertex, the last,

@@ -127,6 +127,14 @@ func TestPointIndexNearSegment(t *testing.T) {
 					}
 				}
 			}
+			// The pass searches near every crease subsegment each round,
+			// with a visit that reads its variables.
+			q, calls := c.query(), 0
+			if a := testing.AllocsPerRun(100, func() {
+				ix.nearSegment(q.a, q.b, q.r2, 0, func(int32) bool { calls++; return false })
+			}); a != 0 {
+				t.Errorf("a search allocates %v times", a)
+			}
 			if hits < 1000 || edge < c.minEdge {
 				t.Fatalf("%d vertices within reach, %d exactly on the boundary: the test no longer covers its case", hits, edge)
 			}

@@ -536,9 +536,6 @@ const (
 	// the ascent gives up.
 	ascentWindow   = 0.2
 	ascentHalvings = 8
-	// sineSlack is far more than the rounding by which two ways of
-	// computing a sine above ascentWindow differ.
-	sineSlack = 1e-9
 )
 
 // ascentFn is one dihedral sine of a star tet and its gradient in the moving vertex's position.
@@ -553,6 +550,19 @@ type ascent struct {
 	fns   []ascentFn
 	act   []ascentFn // the active ones, within ascentTol of the smallest
 	worst int        // index in the star of the tet that rejected the last position
+}
+
+// addSines appends to a.fns the six dihedral sines of tet p and their
+// gradients in vertex k, by forward differences of step h, when the
+// smallest is at most limit, and reports whether it did.
+func (a *ascent) addSines(p [4]geom.Vec, k int, h, limit float64) bool {
+	s, g, ok := tetmesh.DihedralSineDiffs(p, k, h, limit)
+	if ok {
+		for j := range s {
+			a.fns = append(a.fns, ascentFn{s[j], g[j]})
+		}
+	}
+	return ok
 }
 
 // starGuard returns the smallest dihedral angle a move of a vertex may
@@ -648,32 +658,12 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 					k = j
 				}
 			}
+			p[k] = x
 			// Only the sines near the smallest: one further up rarely
 			// meets them within a step, and the step's test catches it
-			// when it does (most of the star: 60 % of the cost). minSine,
-			// with one square root, rules most of them out before the six
-			// sines: it differs from their smallest by rounding only, and
-			// above the window no sine is near 0, where 1 − cos² loses
-			// digits, so sineSlack separates them.
-			if minSine(p[0], p[1], p[2], p[3]) > cur+ascentWindow+sineSlack {
-				continue
-			}
-			s0 := tetmesh.DihedralSines(p[0], p[1], p[2], p[3])
-			if slices.Min(s0[:]) > cur+ascentWindow {
-				continue
-			}
-			m.sines += 3
-			var g [6]geom.Vec
-			for ax := range 3 {
-				p[k] = x
-				p[k][ax] += h
-				s := tetmesh.DihedralSines(p[0], p[1], p[2], p[3])
-				for j := range s {
-					g[j][ax] = (s[j] - s0[j]) / h
-				}
-			}
-			for j := range s0 {
-				a.fns = append(a.fns, ascentFn{s0[j], g[j]})
+			// when it does (most of the star: 60 % of the cost).
+			if a.addSines(p, k, h, cur+ascentWindow) {
+				m.sines += 3
 			}
 		}
 		m.sines += len(star)

@@ -211,27 +211,10 @@ func (ms *mesher) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64) {
 		h := 1e-7 * step
 		a.fns = a.fns[:0]
 		for _, f := range bnd {
-			// minSine rules most faces out before the six sines, as in
-			// smoothing's ascent (ascend), and rules out no other.
-			if minSine(f[0], f[1], f[2], x) > cur+ascentWindow+sineSlack {
-				continue
-			}
-			s0 := tetmesh.DihedralSines(f[0], f[1], f[2], x)
-			if slices.Min(s0[:]) > cur+ascentWindow {
-				continue
-			}
-			ms.m.sines += 3
-			var g [6]geom.Vec
-			for ax := range 3 {
-				y := x
-				y[ax] += h
-				s := tetmesh.DihedralSines(f[0], f[1], f[2], y)
-				for j := range s {
-					g[j][ax] = (s[j] - s0[j]) / h
-				}
-			}
-			for j := range s0 {
-				a.fns = append(a.fns, ascentFn{s0[j], g[j]})
+			// Only the sines near the smallest, as in smoothing's ascent
+			// (ascend).
+			if a.addSines([4]geom.Vec{f[0], f[1], f[2], x}, 3, h, cur+ascentWindow) {
+				ms.m.sines += 3
 			}
 		}
 		return a.fns

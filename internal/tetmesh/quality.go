@@ -94,8 +94,11 @@ func dihedralCosines(a, b, c, d geom.Vec) [6]float64 {
 
 // faceNormal returns (q−p)×(r−p).
 func faceNormal(p, q, r geom.Vec) (x, y, z float64) {
-	ux, uy, uz := q[0]-p[0], q[1]-p[1], q[2]-p[2]
-	vx, vy, vz := r[0]-p[0], r[1]-p[1], r[2]-p[2]
+	return cross(q[0]-p[0], q[1]-p[1], q[2]-p[2], r[0]-p[0], r[1]-p[1], r[2]-p[2])
+}
+
+// cross returns u×v. faceNormal is split in two so that both inline.
+func cross(ux, uy, uz, vx, vy, vz float64) (x, y, z float64) {
 	return uy*vz - uz*vy, uz*vx - ux*vz, ux*vy - uy*vx
 }
 

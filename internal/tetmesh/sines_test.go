@@ -33,3 +33,72 @@ func TestDihedralSines(t *testing.T) {
 		}
 	}
 }
+
+// sineTets returns n random tets, some of them near flat (slivers, caps,
+// needles: a vertex pulled near the plane or the line of others, or onto
+// another), and some exactly degenerate.
+func sineTets(n int) [][4]geom.Vec {
+	r := uint64(7)
+	rnd := func() float64 {
+		r = r*6364136223846793005 + 1442695040888963407
+		return float64(r>>11)/(1<<53)*2 - 1
+	}
+	tets := make([][4]geom.Vec, n)
+	for i := range tets {
+		var p [4]geom.Vec
+		for j := range p {
+			p[j] = geom.Vec{rnd(), rnd(), rnd()}
+		}
+		e := math.Pow(10, -1-14*(rnd()+1)/2) // 1e-1 … 1e-15
+		switch i % 6 {
+		case 1: // sliver or cap: d near the plane of abc
+			w := [3]float64{rnd(), rnd(), rnd()}
+			for ax := range 3 {
+				p[3][ax] = p[0][ax] + w[0]*(p[1][ax]-p[0][ax]) + w[1]*(p[2][ax]-p[0][ax]) + e*w[2]
+			}
+		case 2: // needle or wedge: c near the line ab
+			w := rnd()
+			for ax := range 3 {
+				p[2][ax] = p[0][ax] + w*(p[1][ax]-p[0][ax]) + e*rnd()
+			}
+		case 3: // exactly flat
+			p[3] = geom.Add(p[0], geom.Sub(p[2], p[1]))
+		case 4: // two vertices at one point
+			p[1] = p[0]
+		}
+		tets[i] = p
+	}
+	return tets
+}
+
+// DihedralSineDiffs gives DihedralSines' bits: at p, and with each
+// coordinate of each vertex moved, on random and near-degenerate tets;
+// and it leaves out a tet exactly when all of DihedralSines' are above
+// the limit.
+func TestDihedralSineDiffs(t *testing.T) {
+	for i, p := range sineTets(200000) {
+		k := i % 4
+		h := math.Pow(10, -float64(3+i%8))
+		for _, limit := range []float64{0, 0.2, 0.5, 0.9, 1} {
+			s, g, ok := DihedralSineDiffs(p, k, h, limit)
+			want := DihedralSines(p[0], p[1], p[2], p[3])
+			if keep := min(want[0], want[1], want[2], want[3], want[4], want[5]) <= limit; ok != keep {
+				t.Fatalf("tet %d %v, limit %g: ok %v, sines %v", i, p, limit, ok, want)
+			}
+			if !ok {
+				continue
+			}
+			for ax := range 3 {
+				q := p
+				q[k][ax] += h
+				moved := DihedralSines(q[0], q[1], q[2], q[3])
+				for j := range want {
+					if s[j] != want[j] || g[j][ax] != (moved[j]-want[j])/h {
+						t.Fatalf("tet %d %v, vertex %d axis %d, sine %d: %v %v, want %v %v", i, p, k, ax, j,
+							s[j], g[j][ax], want[j], (moved[j]-want[j])/h)
+					}
+				}
+			}
+		}
+	}
+}

@@ -53,6 +53,10 @@ import (
 // stay as they were: the parent rule at 1× lowered the hinge's
 // quality-mode minimum (7.24° → 4.75°), and not splitting across small
 // angles the lever's (1.91° → 0.90°).
+// Below 2 too, the mesh graded away from the close-crease pass's points
+// (their descendants by the parent relation) is refined as at 2
+// (closeBornBound): the tighter bound multiplied the vertices there
+// without ending sooner.
 // A tet these rules stop keeps its shape. A split for a size bound
 // (MaxVolume, EdgeLength, Sizing) has a rule of its own: its
 // circumcentre goes no nearer to the vertices of its cavity than sizeGap
@@ -111,6 +115,12 @@ type refiner struct {
 	// subsegments, and 241 842 of 477 608 failed subface splits came with
 	// no insertion since the same split failed).
 	failed map[[3]int32]uint64
+	// closeBorn marks, per vertex, the close-crease pass's points and the
+	// vertices refinement added for the shape of a tet whose parent was
+	// so marked (rule (e), see closeBornBound); born says whether the
+	// vertices being inserted now are.
+	closeBorn []bool
+	born      bool
 }
 
 // splitKey names a split for refiner.failed: of subface f (e = −1) or of
@@ -189,6 +199,26 @@ const maxAttempts = 3
 // netgen_hinge.stl refined to the vertex cap.
 const growingBound = 2
 
+// closeBornBound is the radius-edge bound, below growingBound, of a tet
+// whose parent (the later vertex of its shortest edge) is one of the
+// close-crease pass's points (splitCloseSegments) or was added for the
+// shape of such a tet (rule (e)): such tets are refined as at
+// growingBound, by its rules. The pass resolves features far smaller
+// than the mesh around them: gmsh_lever.stl's strip in the plane y =
+// −19.2356 between two polylines of one arc, 0.001-0.004 wide along 24
+// units on each side, gets 15 103 points 0.0034 apart, where the input
+// triangles around it are 0.4 wide. Grading the mesh away from them
+// costs more the lower the bound (shape vertices within 0.5 of that
+// plane, with MergeCoplanar and the cap lifted: 47.7 k at 2, 50.5 k at
+// 1.9, 58.2 k at 1.7, 74.7 k at 1.5, 88.6 k at 1.414), without any
+// falling chain of insertion radii (their median held at 0.008-0.01
+// through the run), so at -q 1.414 the lever reached the shape-vertex
+// cap (85 400; 433 532 tets, 259 664 with the rule). From 2 up the radii
+// grow along every chain of splits (Shewchuk 1998), which bounds the
+// grading by the feature itself. The merged gearwheel and cura plate
+// went 430 614 → 266 451 and 426 171 → 220 442 tets at 1.414, at 15°.
+const closeBornBound = growingBound
+
 // minRefineEdge is the shortest edge refinement creates, relative to the
 // body's size: below it, points would crowd within rounding distance of
 // each other (only near very small input angles).
@@ -226,7 +256,9 @@ func (ms *mesher) refine() error {
 	// facet, the pass lowered stlmodels_gearwheel's minimum (0.676° →
 	// 0.543°) and took the hinge and the lever to the vertex cap.
 	if ms.opt.MergeCoplanar {
+		r.born = true
 		ms.splitCloseSegments()
+		r.born = false
 	}
 	for steps := 0; ; steps++ {
 		var t int32
@@ -273,6 +305,7 @@ func (ms *mesher) startRefine() *refiner {
 	ms.qualityCap = qualityVertices*ms.nInput + 10000
 	r.balls = ms.protectSmallAngles()
 	r.radius2 = make([]float64, len(ms.kind))
+	r.closeBorn = make([]bool, len(ms.kind))
 	for i := range r.radius2 {
 		r.radius2[i] = math.Inf(1)
 	}
@@ -448,9 +481,14 @@ func (ms *mesher) splitTet(t int32, why int) {
 	cc, r2 := m.tetCircumcentre(t)
 	// The local rules that end refinement (see the top of the file).
 	shape, floor2 := why == badShape, sizeGap*sizeGap*r2
+	r.born = shape && ms.opt.Quality < growingBound && r.closeBorn[ms.parent(t)]
+	if r.born && r2 <= closeBornBound*closeBornBound*m.shapeOf(t).short {
+		r.giveUp[key] = maxAttempts
+		return
+	}
 	if shape {
 		f := parentFraction
-		if ms.opt.Quality < growingBound {
+		if ms.opt.Quality < growingBound && !r.born {
 			if ms.acrossSmallAngle(t) {
 				r.giveUp[key] = maxAttempts
 				return
@@ -646,6 +684,10 @@ func (ms *mesher) afterInsert(near2 float64) {
 		r.radius2 = append(r.radius2, math.Inf(1))
 	}
 	r.radius2[len(ms.kind)-1] = near2
+	for len(r.closeBorn) < len(ms.kind) {
+		r.closeBorn = append(r.closeBorn, false)
+	}
+	r.closeBorn[len(ms.kind)-1] = r.born
 	ms.judge(m.newTets)
 }
 

@@ -531,3 +531,35 @@ func TestSubfaceCircleKept(t *testing.T) {
 	}
 	t.Logf("%d splits, %d circles reset", splits, reset)
 }
+
+// TestCloseBornRefinedAsAtTwo meshes gmsh_lever.stl with MergeCoplanar at
+// 1.414: the close-crease pass puts 15 103 points along a strip
+// 0.001-0.004 wide in the plane y = −19.2356, and before rule (e)
+// (closeBornBound) grading the mesh away from them at 1.414 took
+// refinement to the shape-vertex cap (433 532 tets against 251 281 at
+// the bound 2). The independent answer is the build at 2, which refines
+// that region by the same rules: at 1.414 refinement must end by itself,
+// with at most a tenth more tets than at 2 (the tets whose parents do
+// not descend from the pass still meet 1.414).
+func TestCloseBornRefinedAsAtTwo(t *testing.T) {
+	s := loadCorpus(t, "gmsh_lever.stl")
+	count := func(q float64) (int, *Report) {
+		m, rep, err := Build(s, Options{MergeCoplanar: true, Quality: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.NumTets(), rep
+	}
+	atTwo, _ := count(2)
+	n, rep := count(1.414)
+	t.Logf("%d tets at 1.414 (minimum %.2f°), %d at 2", n, rep.Quality.MinDihedral, atTwo)
+	if rep.QualityCapped {
+		t.Fatalf("refinement at 1.414 reached the shape-vertex cap (%d tets)", n)
+	}
+	if 10*n > 11*atTwo {
+		t.Errorf("%d tets at 1.414, more than 1.1 × the %d at 2", n, atTwo)
+	}
+	if rep.Quality.MinDihedral < 9 {
+		t.Errorf("minimum dihedral angle %.2f° below 9°", rep.Quality.MinDihedral)
+	}
+}

@@ -172,6 +172,9 @@ type mesher struct {
 	nbrSeen stamps     // neighbours' vertices already listed
 	cavSide [][4]uint8 // insertForced's: per cavity tet, whether v sees each face
 	start   time.Time
+
+	// ringTets and ringLink hold flipBetter's edge rings.
+	ringTets, ringLink []int32
 }
 
 // Surfaces a vertex can lie on.

@@ -130,40 +130,52 @@ func (m *tri) flip23(f int32) bool {
 
 // ring returns the tets around edge x–y, starting from tet t (which has
 // both), and the link vertices, ordered so that (x, y, link[i],
-// link[i+1]) are the tets' vertices in positive order. It fails when
+// link[i+1]) are the tets' vertices in positive order, appended to
+// tets[:0] and link[:0] (buffers; nil for new slices). It fails when
 // the ring is open (it meets a subface) or has a ghost.
-func (m *tri) ring(x, y, t int32) (tets, link []int32, ok bool) {
+func (m *tri) ring(x, y, t int32, tets, link []int32) ([]int32, []int32, bool) {
+	tets, link = tets[:0], link[:0]
 	if q := m.tet(t); !m.alive(t) || !slices.Contains(q, x) || !slices.Contains(q, y) {
-		return nil, nil, false
+		return tets[:0], link[:0], false
 	}
 	start := t
 	for {
 		q := m.tet(t)
-		var p, r int32 = -1, -1
-		for _, v := range q {
-			if v == ghost {
-				return nil, nil, false
-			}
-			if v != x && v != y {
-				if p < 0 {
-					p = v
-				} else {
-					r = v
-				}
+		// at holds the slots in q of x, y and the two others, p and r.
+		at, n := [4]int{}, 2
+		for i, v := range q {
+			switch v {
+			case ghost:
+				return tets[:0], link[:0], false
+			case x:
+				at[0] = i
+			case y:
+				at[1] = i
+			default:
+				at[n] = i
+				n++
 			}
 		}
-		if geom.Orient3DAt(m.xyz, x, y, p, r) < 0 {
-			p, r = r, p
+		// Every tet is positive, so (x, y, p, r) is when it is an even
+		// permutation of q: the parity answers what Orient3D would.
+		odd := false
+		for i := range 4 {
+			for j := i + 1; j < 4; j++ {
+				odd = odd != (at[i] > at[j])
+			}
+		}
+		if odd {
+			at[2], at[3] = at[3], at[2]
 		}
 		tets = append(tets, t)
-		link = append(link, p)
+		link = append(link, q[at[2]])
 		// Cross the face x, y, r (opposite p) to the next tet.
-		k := int32(slices.Index(q, p))
-		n := m.c[t<<3|4|k]
-		if n < 0 || len(tets) > 64 {
-			return nil, nil, false
+		k := int32(at[2])
+		o := m.c[t<<3|4|k]
+		if o < 0 || len(tets) > 64 {
+			return tets[:0], link[:0], false
 		}
-		t = n >> 2
+		t = o >> 2
 		if t == start {
 			return tets, link, true
 		}
@@ -206,7 +218,7 @@ var polygonTriangulations = func() [][][][3]int {
 // that accept approves (nil: all), it takes the one whose worst new tet
 // scores best (score nil: the first valid one). It reports success.
 func (m *tri) removeEdge(x, y, t int32, accept func(tris [][3]int32) bool, score func(q [4]int32) float64) bool {
-	tets, link, ok := m.ring(x, y, t)
+	tets, link, ok := m.ring(x, y, t, nil, nil)
 	return ok && m.removeRing(x, y, tets, link, accept, nil, score, math.Inf(-1))
 }
 

@@ -414,7 +414,8 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 	}
 	for _, e := range tetEdges {
 		x, y := q[e[0]], q[e[1]]
-		tets, link, ok := m.ring(x, y, t)
+		tets, link, ok := m.ring(x, y, t, ms.ringTets, ms.ringLink)
+		ms.ringTets, ms.ringLink = tets, link
 		if !ok && surface && ms.isBoundaryVertex(x) && ms.isBoundaryVertex(y) && ms.removeSurfaceEdge(x, y, t, score) {
 			return true
 		}

@@ -283,7 +283,7 @@ func TestBestRingShared(t *testing.T) {
 				continue
 			}
 			seen[edgeKey(min(x, y), max(x, y))] = true
-			tets, link, ok := m.ring(x, y, tt)
+			tets, link, ok := m.ring(x, y, tt, nil, nil)
 			if !ok || len(link) < 3 || len(link) > maxRemovalRing {
 				continue
 			}

@@ -101,7 +101,7 @@ func (ms *mesher) removeEdgeAccepting(x, y, t int32, accept func([][3]int32) boo
 func (ms *mesher) removeEdgeDepth(x, y, t int32, accept func([][3]int32) bool, depth int) bool {
 	m := ms.m
 	for attempt := 0; ; attempt++ {
-		tets, link, ok := m.ring(x, y, t)
+		tets, link, ok := m.ring(x, y, t, nil, nil)
 		if !ok || !ms.mayRemoveEdge(x, y, link) {
 			return false
 		}
@@ -283,7 +283,7 @@ func (ms *mesher) flipToFace(a, b, c int32) bool {
 			if t < 0 {
 				return false
 			}
-			tets, link, ok := m.ring(x, y, t)
+			tets, link, ok := m.ring(x, y, t, nil, nil)
 			if !ok {
 				continue
 			}

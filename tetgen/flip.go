@@ -243,23 +243,35 @@ func (m *tri) removeRing(x, y int32, tets, link []int32, accept func(tris [][3]i
 // ringBuf holds the new tets of two triangulations of a link polygon.
 type ringBuf [2][2 * (maxRemovalRing - 2)][4]int32
 
-// ringTriID numbers the triangles (i, k, j), i < k < j, of a link
+// ringCorners lists the triangles (i, k, j), i < k < j, of a link
 // polygon's vertices, which bestRing's triangulations share: the 132
 // triangulations of an octagon use 792 triangles, 56 of them distinct.
-var ringTriID = func() (id [maxRemovalRing][maxRemovalRing][maxRemovalRing]uint8) {
+// ringTriangulations[n] is polygonTriangulations[n] with each triangle
+// given by its index in ringCorners, which also numbers ringMemo's entries.
+var ringCorners, ringTriangulations = func() (corners [ringTris][3]uint8, out [maxRemovalRing + 1][][]uint8) {
+	var id [maxRemovalRing][maxRemovalRing][maxRemovalRing]uint8
 	n := uint8(0)
 	for i := range maxRemovalRing {
 		for k := i + 1; k < maxRemovalRing; k++ {
 			for j := k + 1; j < maxRemovalRing; j++ {
-				id[i][k][j] = n
+				id[i][k][j], corners[n] = n, [3]uint8{uint8(i), uint8(k), uint8(j)}
 				n++
 			}
 		}
 	}
-	return id
+	for n, trs := range polygonTriangulations {
+		for _, tr := range trs {
+			ids := make([]uint8, len(tr))
+			for i, c := range tr {
+				ids[i] = id[c[0]][c[1]][c[2]]
+			}
+			out[n] = append(out[n], ids)
+		}
+	}
+	return corners, out
 }()
 
-// ringTris is the number of triangles ringTriID numbers.
+// ringTris is the number of triangles of ringCorners.
 const ringTris = maxRemovalRing * (maxRemovalRing - 1) * (maxRemovalRing - 2) / 6
 
 // ringTri is what one call of bestRing learnt about a triangle of its
@@ -282,22 +294,29 @@ func ringAnswer(yes bool) uint8 {
 }
 
 // ringEntry returns the ringMemo entry of the link polygon's triangle
-// with vertex indices c, cleared if it is an earlier call's.
-func (m *tri) ringEntry(c [3]int) *ringTri {
-	e := &m.ringMemo[ringTriID[c[0]][c[1]][c[2]]]
+// ringCorners[id], cleared if it is an earlier call's.
+func (m *tri) ringEntry(id uint8) *ringTri {
+	e := &m.ringMemo[id]
 	if e.gen != m.ringGen {
 		*e = ringTri{gen: m.ringGen}
 	}
 	return e
 }
 
-// keepsAll reports whether keep takes every triangle of a triangulation
-// (tris, with vertex indices tr).
-func (m *tri) keepsAll(tr [][3]int, tris [][3]int32, keep func(tr [3]int32) bool) bool {
-	for i, t := range tris {
-		e := m.ringEntry(tr[i])
+// ringTriangle returns the vertices of triangle ringCorners[id] of
+// link polygon link.
+func ringTriangle(link []int32, id uint8) [3]int32 {
+	c := &ringCorners[id]
+	return [3]int32{link[c[0]], link[c[1]], link[c[2]]}
+}
+
+// keepsAll reports whether keep takes every triangle of triangulation
+// tr (ringTriangulations) of link polygon link.
+func (m *tri) keepsAll(tr []uint8, link []int32, keep func(tr [3]int32) bool) bool {
+	for _, id := range tr {
+		e := m.ringEntry(id)
 		if e.kept == 0 {
-			e.kept = ringAnswer(keep(t))
+			e.kept = ringAnswer(keep(ringTriangle(link, id)))
 		}
 		if e.kept != 1 {
 			return false
@@ -317,6 +336,7 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 	cur := 0
 	var best [][4]int32
 	bestScore := 0.0
+	// accept's argument, filled only when accept is asked.
 	var tbuf [maxRemovalRing - 2][3]int32
 	tris := tbuf[:n-2]
 	// The triangulations share their triangles: keep's answer, the
@@ -324,15 +344,17 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 	// once (m.ringMemo), the scores charged to m.sines as often as if
 	// computed for every triangulation.
 	m.ringGen++
-	for _, tr := range polygonTriangulations[n] {
-		for i, c := range tr {
-			tris[i] = [3]int32{link[c[0]], link[c[1]], link[c[2]]}
-		}
-		if keep != nil && !m.keepsAll(tr, tris, keep) {
+	for _, tr := range ringTriangulations[n] {
+		if keep != nil && !m.keepsAll(tr, link, keep) {
 			continue
 		}
-		if accept != nil && !accept(tris) {
-			continue
+		if accept != nil {
+			for i, id := range tr {
+				tris[i] = ringTriangle(link, id)
+			}
+			if !accept(tris) {
+				continue
+			}
 		}
 		cutoff := floor
 		if best != nil {
@@ -341,10 +363,11 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 		newq := buf[cur][:0]
 		worst := 1e300
 		valid := true
-		for i, t := range tris {
+		for _, id := range tr {
+			t := ringTriangle(link, id)
 			a, b, c := t[0], t[1], t[2]
 			up, down := [4]int32{a, b, c, y}, [4]int32{a, c, b, x}
-			e := m.ringEntry(tr[i])
+			e := m.ringEntry(id)
 			if e.positive == 0 {
 				e.positive = ringAnswer(geom.Orient3DAt(m.xyz, a, b, c, y) > 0 && geom.Orient3DAt(m.xyz, a, c, b, x) > 0)
 			}

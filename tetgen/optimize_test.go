@@ -377,3 +377,49 @@ func TestNeighbours(t *testing.T) {
 		t.Fatalf("only %d vertices checked", checked)
 	}
 }
+
+// TestRingOrder checks ring's order against the exact predicate, which
+// its parity rule replaces: on the torus's mesh before sliver removal,
+// every live tet is positive and, for every edge with a closed ring,
+// each ring tet holds x, y and the link pair link[i], link[i+1], in
+// positive order as Orient3D says; the buffers passed are reused from
+// edge to edge.
+func TestRingOrder(t *testing.T) {
+	ms := torusBeforeSlivers(t, "slivers")
+	m := ms.m
+	var tb, lb []int32
+	rings := 0
+	for tt := int32(0); tt < int32(m.numTets()); tt++ {
+		q := m.tet(tt)
+		if !m.alive(tt) || slices.Contains(q, ghost) {
+			continue
+		}
+		if geom.Orient3D(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])) <= 0 {
+			t.Fatalf("tet %d %v not positive", tt, q)
+		}
+		for _, e := range tetEdges {
+			x, y := q[e[0]], q[e[1]]
+			tets, link, ok := m.ring(x, y, tt, tb, lb)
+			tb, lb = tets, link
+			if !ok {
+				continue
+			}
+			rings++
+			if len(tets) != len(link) || tets[0] != tt {
+				t.Fatalf("edge %d-%d: ring %v link %v from tet %d", x, y, tets, link, tt)
+			}
+			for i, u := range tets {
+				p, r := link[i], link[(i+1)%len(link)]
+				if uq := m.tet(u); !slices.Contains(uq, x) || !slices.Contains(uq, y) || !slices.Contains(uq, p) || !slices.Contains(uq, r) {
+					t.Fatalf("edge %d-%d: tet %v lacks link pair %d, %d", x, y, uq, p, r)
+				}
+				if geom.Orient3D(m.pos(x), m.pos(y), m.pos(p), m.pos(r)) <= 0 {
+					t.Fatalf("edge %d-%d: (x, y, %d, %d) not positive", x, y, p, r)
+				}
+			}
+		}
+	}
+	if rings == 0 {
+		t.Fatal("no closed rings")
+	}
+}

@@ -97,9 +97,9 @@ type tri struct {
 	scanSeen   []int32 // per tet: scanStamp when rescanned
 	scanStamp  int32
 	version    int // counts changes made by flips
-	// ringMemo holds bestRing's triangles, of its call ringGen.
-	ringMemo [ringTris]ringTri
-	ringGen  uint32
+	// ringMemo holds the scores of bestRing's triangles (valid for those
+	// its current call has scored).
+	ringMemo [ringTris][2]float64
 
 	// own, when set, makes this tri one worker of a parallel insertion
 	// (parallel.go): it changes only tets it owns (and the links of tets

@@ -247,8 +247,9 @@ type ringBuf [2][2 * (maxRemovalRing - 2)][4]int32
 // polygon's vertices, which bestRing's triangulations share: the 132
 // triangulations of an octagon use 792 triangles, 56 of them distinct.
 // ringTriangulations[n] is polygonTriangulations[n] with each triangle
-// given by its index in ringCorners, which also numbers ringMemo's entries.
-var ringCorners, ringTriangulations = func() (corners [ringTris][3]uint8, out [maxRemovalRing + 1][][]uint8) {
+// given by its index in ringCorners, which also numbers ringMemo's
+// entries and the bits of bestRing's sets of triangles.
+var ringCorners, ringTriangulations = func() (corners [ringTris][3]uint8, out [maxRemovalRing + 1][]ringTriangulation) {
 	var id [maxRemovalRing][maxRemovalRing][maxRemovalRing]uint8
 	n := uint8(0)
 	for i := range maxRemovalRing {
@@ -261,46 +262,26 @@ var ringCorners, ringTriangulations = func() (corners [ringTris][3]uint8, out [m
 	}
 	for n, trs := range polygonTriangulations {
 		for _, tr := range trs {
-			ids := make([]uint8, len(tr))
+			r := ringTriangulation{ids: make([]uint8, len(tr))}
 			for i, c := range tr {
-				ids[i] = id[c[0]][c[1]][c[2]]
+				r.ids[i] = id[c[0]][c[1]][c[2]]
+				r.set |= 1 << r.ids[i]
 			}
-			out[n] = append(out[n], ids)
+			out[n] = append(out[n], r)
 		}
 	}
 	return corners, out
 }()
 
-// ringTris is the number of triangles of ringCorners.
+// ringTris is the number of triangles of ringCorners, at most 64: a
+// set of them is a uint64.
 const ringTris = maxRemovalRing * (maxRemovalRing - 1) * (maxRemovalRing - 2) / 6
 
-// ringTri is what one call of bestRing learnt about a triangle of its
-// link polygon, each once asked: whether keep takes it (kept), whether
-// its two tets (with x and with y) are positive, and their scores, each
-// 0 until known, then 1 for yes or 2 for no. Entries of an earlier call
-// have another gen.
-type ringTri struct {
-	gen                    uint32
-	kept, positive, scored uint8
-	up, down               float64
-}
-
-// ringAnswer is a ringTri answer: 1 for yes, 2 for no.
-func ringAnswer(yes bool) uint8 {
-	if yes {
-		return 1
-	}
-	return 2
-}
-
-// ringEntry returns the ringMemo entry of the link polygon's triangle
-// ringCorners[id], cleared if it is an earlier call's.
-func (m *tri) ringEntry(id uint8) *ringTri {
-	e := &m.ringMemo[id]
-	if e.gen != m.ringGen {
-		*e = ringTri{gen: m.ringGen}
-	}
-	return e
+// ringTriangulation is a triangulation of a link polygon: its triangles
+// (ringCorners indices, in polygonTriangulations' order) and their set.
+type ringTriangulation struct {
+	ids []uint8
+	set uint64
 }
 
 // ringTriangle returns the vertices of triangle ringCorners[id] of
@@ -308,21 +289,6 @@ func (m *tri) ringEntry(id uint8) *ringTri {
 func ringTriangle(link []int32, id uint8) [3]int32 {
 	c := &ringCorners[id]
 	return [3]int32{link[c[0]], link[c[1]], link[c[2]]}
-}
-
-// keepsAll reports whether keep takes every triangle of triangulation
-// tr (ringTriangulations) of link polygon link.
-func (m *tri) keepsAll(tr []uint8, link []int32, keep func(tr [3]int32) bool) bool {
-	for _, id := range tr {
-		e := m.ringEntry(id)
-		if e.kept == 0 {
-			e.kept = ringAnswer(keep(ringTriangle(link, id)))
-		}
-		if e.kept != 1 {
-			return false
-		}
-	}
-	return true
 }
 
 // bestRing returns (in buf) the new tets of removeRing's choice for edge
@@ -341,15 +307,28 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 	tris := tbuf[:n-2]
 	// The triangulations share their triangles: keep's answer, the
 	// exact orientations and the scores of each triangle are computed
-	// once (m.ringMemo), the scores charged to m.sines as often as if
-	// computed for every triangulation.
-	m.ringGen++
+	// once (sets of triangles by answer, m.ringMemo for the scores), the
+	// scores charged to m.sines as often as if computed for every
+	// triangulation. keep, being a function of the triangle only, need
+	// not be asked of the others of a triangulation it refused one of.
+	var kept, refused, positive, negative, scored uint64
 	for _, tr := range ringTriangulations[n] {
-		if keep != nil && !m.keepsAll(tr, link, keep) {
-			continue
+		if keep != nil {
+			for _, id := range tr.ids {
+				if bit := uint64(1) << id; tr.set&refused == 0 && kept&bit == 0 {
+					if keep(ringTriangle(link, id)) {
+						kept |= bit
+					} else {
+						refused |= bit
+					}
+				}
+			}
+			if tr.set&refused != 0 {
+				continue
+			}
 		}
 		if accept != nil {
-			for i, id := range tr {
+			for i, id := range tr.ids {
 				tris[i] = ringTriangle(link, id)
 			}
 			if !accept(tris) {
@@ -363,15 +342,18 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 		newq := buf[cur][:0]
 		worst := 1e300
 		valid := true
-		for _, id := range tr {
-			t := ringTriangle(link, id)
+		for _, id := range tr.ids {
+			t, bit := ringTriangle(link, id), uint64(1)<<id
 			a, b, c := t[0], t[1], t[2]
 			up, down := [4]int32{a, b, c, y}, [4]int32{a, c, b, x}
-			e := m.ringEntry(id)
-			if e.positive == 0 {
-				e.positive = ringAnswer(geom.Orient3DAt(m.xyz, a, b, c, y) > 0 && geom.Orient3DAt(m.xyz, a, c, b, x) > 0)
+			if (positive|negative)&bit == 0 {
+				if geom.Orient3DAt(m.xyz, a, b, c, y) > 0 && geom.Orient3DAt(m.xyz, a, c, b, x) > 0 {
+					positive |= bit
+				} else {
+					negative |= bit
+				}
 			}
-			if e.positive != 1 {
+			if negative&bit != 0 {
 				valid = false
 				break
 			}
@@ -379,10 +361,12 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 			if score != nil {
 				m.sines += 2
 				if worst > cutoff {
-					if e.scored == 0 {
-						e.up, e.down, e.scored = score(up), score(down), 1
+					e := &m.ringMemo[id]
+					if scored&bit == 0 {
+						e[0], e[1] = score(up), score(down)
+						scored |= bit
 					}
-					worst = min(worst, e.up, e.down)
+					worst = min(worst, e[0], e[1])
 				}
 			}
 		}

@@ -476,6 +476,12 @@ func (ms *mesher) encroachedSubsegment(v, f, e int32) (sf, se int32, ok bool) {
 	if !ms.surfaceCavity(v, f, e) {
 		return 0, 0, false
 	}
+	return ms.cavityEncroached(v)
+}
+
+// cavityEncroached is encroachedSubsegment once ms.sc holds v's surface
+// cavity.
+func (ms *mesher) cavityEncroached(v int32) (sf, se int32, ok bool) {
 	p := ms.m.pos(v)
 	for _, ce := range ms.sc.edges {
 		if !ce.seg {

@@ -748,20 +748,21 @@ func (ms *mesher) splitSubface(f int32, shape bool) bool {
 	near := s.sv[3*f]
 	v := ms.addVertex(cc, vFacet, s.facet[f], ms.on[near])
 	g, e, blocked := ms.locateInFacet(f, v)
-	if !blocked && (e < 0 || !s.isSeg(g, e)) {
-		if sf, se, enc := ms.encroachedSubsegment(v, g, e); enc {
-			g, e, blocked = sf, se, true
-		}
-	}
 	if blocked || (e >= 0 && s.isSeg(g, e)) {
 		ms.popVertex()
 		return ms.splitSubsegmentRefine(g, e, shape)
 	}
-	if shape && ms.ref8.balls.covers(cc) {
+	// The surface cavity the encroachment test finds is the one the
+	// insertion fills: nothing changes in between, so it is found once.
+	if !ms.surfaceCavity(v, g, e) {
 		ms.popVertex()
 		return false
 	}
-	if ms.insertOnSurface(v, g, e) != inserted {
+	if sf, se, enc := ms.cavityEncroached(v); enc {
+		ms.popVertex()
+		return ms.splitSubsegmentRefine(sf, se, shape)
+	}
+	if shape && ms.ref8.balls.covers(cc) || ms.insertSurfaceCavity(v) != inserted {
 		ms.popVertex()
 		return false
 	}

@@ -174,6 +174,12 @@ func (ms *mesher) insertOnSurface(v, f, e int32) int {
 	if !ms.surfaceCavity(v, f, e) {
 		return hidden
 	}
+	return ms.insertSurfaceCavity(v)
+}
+
+// insertSurfaceCavity is insertOnSurface once ms.sc holds v's surface
+// cavity (surfaceCavity), unchanged since it was found.
+func (ms *mesher) insertSurfaceCavity(v int32) int {
 	m, s, c := ms.m, &ms.s, &ms.sc
 	// The facets v lies in: its subface's and, on an edge, the one across
 	// (the second seed, which shrinking keeps in place).

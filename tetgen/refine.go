@@ -529,8 +529,9 @@ func (ms *mesher) splitTet(t int32, why int) {
 		ms.popVertex()
 		split, fine := false, true
 		for _, f := range enc {
-			// An earlier split may have replaced it: test again.
-			if f < ms.s.num() && ms.encroaches(cc, f) {
+			// An earlier split may have replaced it: test again. (A
+			// failed split changes nothing.)
+			if !split || f < ms.s.num() && ms.encroaches(cc, f) {
 				fine = fine && ms.coreFaceFine(f)
 				if ms.splitSubfaceRefine(f, shape) {
 					split = true

@@ -175,6 +175,12 @@ type mesher struct {
 
 	// ringTets and ringLink hold flipBetter's edge rings.
 	ringTets, ringLink []int32
+
+	// reinsertSliver's boundary faces and ascents, and runApexJobs'
+	// workers.
+	apexFaces   [][3]geom.Vec
+	apexJobs    []apexJob
+	apexWorkers []apexWorker
 }
 
 // Surfaces a vertex can lie on.

@@ -2,7 +2,10 @@ package tetgen
 
 import (
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -85,20 +88,25 @@ func (ms *mesher) reinsertSliver(t int32) bool {
 		}
 		regions = append(regions, all)
 	}
-	var best []int32
-	var bestP geom.Vec
-	bestObj := -1.0
-	var bnd [][3]geom.Vec
-	for _, r := range regions {
+	// Start from the sliver's centroid and from each of its free
+	// vertices the region holds; the ascent only climbs.
+	q := m.tet(t)
+	starts := []geom.Vec{geom.Scale(0.25, geom.Add(geom.Add(m.pos(q[0]), m.pos(q[1])), geom.Add(m.pos(q[2]), m.pos(q[3]))))}
+	for _, v := range free {
+		starts = append(starts, m.pos(v))
+	}
+	bnd := ms.apexFaces[:0]
+	jobs := ms.apexJobs[:0]
+	var before [6]float64 // per region: base, a star per free vertex, all
+	for i, r := range regions {
 		if len(r) > reinsertRegion {
 			continue
 		}
-		before, acute := 1.0, optTarget
+		before[i] = 1
 		for _, s := range r {
-			before = min(before, m.tetMinSine(s))
-			acute = min(acute, m.smallestDihedral(m.tet(s)))
+			before[i] = min(before[i], m.tetMinSine(s))
 		}
-		bnd = bnd[:0]
+		from := len(bnd)
 		for _, s := range r {
 			for k := int32(0); k < 4; k++ {
 				if n := m.across(4*s + k); n < 0 || !slices.Contains(r, n>>2) {
@@ -107,19 +115,29 @@ func (ms *mesher) reinsertSliver(t int32) bool {
 				}
 			}
 		}
-		// Start from the sliver's centroid and from each of its free
-		// vertices the region holds; the ascent only climbs.
-		q := m.tet(t)
-		starts := []geom.Vec{geom.Scale(0.25, geom.Add(geom.Add(m.pos(q[0]), m.pos(q[1])), geom.Add(m.pos(q[2]), m.pos(q[3]))))}
-		for _, v := range free {
-			starts = append(starts, m.pos(v))
-		}
 		for _, p0 := range starts {
-			p, obj := ms.bestApex(bnd, p0)
-			if obj <= reinsertMargin*before || obj <= bestObj || !coneAbove(bnd, p, acute) {
-				continue
+			jobs = append(jobs, apexJob{region: i, from: from, to: len(bnd), p: p0})
+		}
+	}
+	ms.apexFaces, ms.apexJobs = bnd, jobs
+	ms.runApexJobs(bnd, jobs)
+	var best []int32
+	var bestP geom.Vec
+	bestObj := -1.0
+	acute := [6]float64{-1, -1, -1, -1, -1, -1} // per region, when first asked
+	for _, j := range jobs {
+		if j.obj <= reinsertMargin*before[j.region] || j.obj <= bestObj {
+			continue
+		}
+		r := regions[j.region]
+		if acute[j.region] < 0 {
+			acute[j.region] = optTarget
+			for _, s := range r {
+				acute[j.region] = min(acute[j.region], m.smallestDihedral(m.tet(s)))
 			}
-			best, bestP, bestObj = r, p, obj
+		}
+		if coneAbove(bnd[j.from:j.to], j.p, acute[j.region]) {
+			best, bestP, bestObj = r, j.p, j.obj
 		}
 	}
 	if best == nil {
@@ -137,6 +155,46 @@ func (ms *mesher) reinsertSliver(t int32) bool {
 	return true
 }
 
+// apexJob is one ascent of reinsertSliver: from p over the region whose
+// boundary faces are from:to of the attempt's; it leaves the point
+// reached in p and its objective in obj.
+type apexJob struct {
+	region, from, to int
+	p                geom.Vec
+	obj              float64
+}
+
+// runApexJobs runs bestApex for every job, on all cores. Each ascent
+// depends only on its faces and start, and each worker counts what it
+// charges, added to m.sines after, so the jobs' results and the budget
+// are the same whatever GOMAXPROCS is and however the jobs interleave.
+func (ms *mesher) runApexJobs(bnd [][3]geom.Vec, jobs []apexJob) {
+	w := min(runtime.GOMAXPROCS(0), len(jobs))
+	if len(ms.apexWorkers) < w {
+		ms.apexWorkers = make([]apexWorker, w)
+	}
+	run := func(a *apexWorker, next *atomic.Int32) {
+		for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
+			j := &jobs[i]
+			j.p, j.obj = a.bestApex(bnd[j.from:j.to], j.p)
+		}
+	}
+	var next atomic.Int32
+	if w <= 1 {
+		run(&ms.apexWorkers[0], &next)
+	} else {
+		var wg sync.WaitGroup
+		for i := range w {
+			wg.Go(func() { run(&ms.apexWorkers[i], &next) })
+		}
+		wg.Wait()
+	}
+	for i := range ms.apexWorkers[:w] {
+		ms.m.sines += ms.apexWorkers[i].sines
+		ms.apexWorkers[i].sines = 0
+	}
+}
+
 // coneAbove reports whether every tet joining p to a face of bnd has its
 // smallest dihedral angle at least floor (radians).
 func coneAbove(bnd [][3]geom.Vec, p geom.Vec, floor float64) bool {
@@ -148,17 +206,37 @@ func coneAbove(bnd [][3]geom.Vec, p geom.Vec, floor float64) bool {
 	return true
 }
 
+// apexWorker holds one worker's buffers for bestApex and the quality
+// evaluations it charged (see runApexJobs).
+type apexWorker struct {
+	a     ascent
+	nrm   []geom.Vec
+	sines int
+	// worst is the face that rejected the last point apexObjective
+	// refused: it tests that one first, since a halved step is mostly
+	// refused by the same face (82 % of refusals on the aneurysm).
+	worst int
+}
+
 // apexObjective returns the smallest dihedral sine of the tets joining
 // p to the faces of bnd when it is above floor and p lies strictly
 // inside each (exact orientation: the faces point out of the region),
 // otherwise −Inf. The ascent only asks whether a point beats the
 // current one, so a tet at or below floor ends the evaluation (as in
 // starObjective); it is charged for every face all the same.
-func (ms *mesher) apexObjective(bnd [][3]geom.Vec, p geom.Vec, floor float64) float64 {
-	ms.m.sines += len(bnd)
-	obj := 1.0
-	for _, f := range bnd {
+func (w *apexWorker) apexObjective(bnd [][3]geom.Vec, p geom.Vec, floor float64) float64 {
+	w.sines += len(bnd)
+	f := &bnd[w.worst]
+	obj := minSine(f[0], f[1], f[2], p)
+	if obj <= floor {
+		return math.Inf(-1)
+	}
+	for i, f := range bnd {
+		if i == w.worst {
+			continue
+		}
 		if obj = min(obj, minSine(f[0], f[1], f[2], p)); obj <= floor {
+			w.worst = i
 			return math.Inf(-1)
 		}
 	}
@@ -176,16 +254,18 @@ func (ms *mesher) apexObjective(bnd [][3]geom.Vec, p geom.Vec, floor float64) fl
 // on the smallest distance from the boundary faces' planes (inward) finds
 // a point of the region's kernel, the centre of the largest ball in it
 // when it gets there, from which the second climbs on the sines.
-func (ms *mesher) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64) {
+func (w *apexWorker) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64) {
 	var size float64
-	nrm := make([]geom.Vec, len(bnd))
-	for i, f := range bnd {
+	w.nrm = w.nrm[:0]
+	w.worst = 0
+	for _, f := range bnd {
 		size += math.Sqrt(geom.Dist2(f[0], p0))
 		n := geom.Cross(geom.Sub(f[1], f[0]), geom.Sub(f[2], f[0]))
-		nrm[i] = geom.Scale(-1/geom.Norm(n), n) // inward
+		w.nrm = append(w.nrm, geom.Scale(-1/geom.Norm(n), n)) // inward
 	}
+	nrm := w.nrm
 	step := 0.2 * size / float64(len(bnd))
-	var a ascent
+	a := &w.a
 	dist := func(x geom.Vec, _ float64) []ascentFn {
 		a.fns = a.fns[:0]
 		for i, f := range bnd {
@@ -203,7 +283,7 @@ func (ms *mesher) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64) {
 	same := func(g geom.Vec) geom.Vec { return g }
 	lo, _ := nearest(p0, 0)
 	x, _ := a.climb(p0, lo, 4*ascentSteps, step, dist, nearest, same)
-	cur := ms.apexObjective(bnd, x, math.Inf(-1))
+	cur := w.apexObjective(bnd, x, math.Inf(-1))
 	if math.IsInf(cur, -1) {
 		return x, cur
 	}
@@ -214,11 +294,11 @@ func (ms *mesher) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64) {
 			// Only the sines near the smallest, as in smoothing's ascent
 			// (ascend).
 			if a.addSines([4]geom.Vec{f[0], f[1], f[2], x}, 3, h, cur+ascentWindow) {
-				ms.m.sines += 3
+				w.sines += 3
 			}
 		}
 		return a.fns
 	}
-	objective := func(y geom.Vec, floor float64) (float64, geom.Vec) { return ms.apexObjective(bnd, y, floor), y }
+	objective := func(y geom.Vec, floor float64) (float64, geom.Vec) { return w.apexObjective(bnd, y, floor), y }
 	return a.climb(x, cur, 4*ascentSteps, step, sines, objective, same)
 }

@@ -2,6 +2,8 @@ package tetgen
 
 import (
 	"math"
+	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -68,7 +70,7 @@ func TestBestApexSkewBipyramid(t *testing.T) {
 		}
 		half /= 4
 	}
-	p, obj := ms.bestApex(bnd, geom.Vec{0.2, -0.1, 1.3})
+	p, obj := new(apexWorker).bestApex(bnd, geom.Vec{0.2, -0.1, 1.3})
 	got := objective(p)
 	t.Logf("apex %.4f, smallest sine %.6f (objective %.6f); brute force %.6f at %.4f", p, got, obj, brute, centre)
 	if math.Abs(got-obj) > 1e-9 || got < brute-1e-4 || got > brute+1e-3 {
@@ -112,4 +114,105 @@ func TestReinsertSliverBipyramid(t *testing.T) {
 		t.Errorf("smallest sine %.6f → %.6f, the axis's best %.6f", before, after, best)
 	}
 	checkMesh(t, s, ms.output())
+}
+
+// apexObjective tests the face that refused the last point first: its
+// answer must be the plain one — the smallest sine over all faces, or
+// −Inf when that is at most floor or the point is not strictly inside
+// every face — whichever face it starts from, at random points in and
+// around the skew bipyramid and at floors on both sides of, and equal
+// to, the answer.
+func TestApexObjectiveWorstFirst(t *testing.T) {
+	ms, v := centred(t, skewBipyramid())
+	m := ms.m
+	var bnd [][3]geom.Vec
+	for _, s := range m.star(v, nil) {
+		f := m.faceVerts(4*s + int32(slices.Index(m.tet(s), v)))
+		bnd = append(bnd, [3]geom.Vec{m.pos(f[0]), m.pos(f[1]), m.pos(f[2])})
+	}
+	plain := func(p geom.Vec, floor float64) float64 {
+		obj := 1.0
+		for _, f := range bnd {
+			obj = min(obj, minSine(f[0], f[1], f[2], p))
+			if geom.Orient3D(f[0], f[1], f[2], p) >= 0 {
+				return math.Inf(-1)
+			}
+		}
+		if obj <= floor {
+			return math.Inf(-1)
+		}
+		return obj
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var w apexWorker
+	refused, inside := 0, 0
+	for range 20000 {
+		p := geom.Vec{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2.2*rng.Float64() - 0.8}
+		want := plain(p, math.Inf(-1))
+		if !math.IsInf(want, -1) {
+			inside++
+		}
+		for _, floor := range []float64{math.Inf(-1), 0.5 * rng.Float64(), want, math.Nextafter(want, 0)} {
+			w.worst = rng.IntN(len(bnd))
+			before := w.sines
+			got := w.apexObjective(bnd, p, floor)
+			if exp := plain(p, floor); got != exp {
+				t.Fatalf("at %v, floor %v, starting from face %d: %v, want %v", p, floor, w.worst, got, exp)
+			}
+			if w.sines-before != len(bnd) {
+				t.Fatalf("charged %d, want %d", w.sines-before, len(bnd))
+			}
+			if math.IsInf(got, -1) {
+				refused++
+			}
+		}
+	}
+	t.Logf("%d faces, %d of 20000 points inside, %d of 80000 evaluations refused", len(bnd), inside, refused)
+	if inside < 1000 || refused < 20000 {
+		t.Errorf("%d points inside, %d refusals: the sample misses a case", inside, refused)
+	}
+}
+
+// runApexJobs runs an attempt's ascents on all cores: at GOMAXPROCS 1,
+// 2 and 4 every job's point and objective must be those of the same
+// ascent run alone, bit for bit, and the work charged their sum — over
+// two regions (the two bipyramids' stars, one boundary slice) and
+// starts inside, outside and on a vertex.
+func TestRunApexJobs(t *testing.T) {
+	var bnd [][3]geom.Vec
+	var ms *mesher
+	var jobs []apexJob
+	for i, s := range []*format.Surface{skewBipyramid(), bipyramid(5, 1, 0.5)} {
+		var v int32
+		ms, v = centred(t, s)
+		m := ms.m
+		from := len(bnd)
+		for _, s := range m.star(v, nil) {
+			f := m.faceVerts(4*s + int32(slices.Index(m.tet(s), v)))
+			bnd = append(bnd, [3]geom.Vec{m.pos(f[0]), m.pos(f[1]), m.pos(f[2])})
+		}
+		for _, p := range []geom.Vec{m.pos(v), {0.2, -0.1, 1.3}, {0.3, 0.3, 0.1}, {-0.4, 0.1, -0.2}, bnd[from][0]} {
+			jobs = append(jobs, apexJob{region: i, from: from, to: len(bnd), p: p})
+		}
+	}
+	want := slices.Clone(jobs)
+	var alone apexWorker
+	for i := range want {
+		want[i].p, want[i].obj = alone.bestApex(bnd[want[i].from:want[i].to], want[i].p)
+	}
+	for _, procs := range []int{1, 2, 4} {
+		got := slices.Clone(jobs)
+		old := runtime.GOMAXPROCS(procs)
+		before := ms.m.sines
+		ms.runApexJobs(bnd, got)
+		runtime.GOMAXPROCS(old)
+		for i := range got {
+			if got[i].p != want[i].p || got[i].obj != want[i].obj {
+				t.Fatalf("GOMAXPROCS=%d, job %d: %v %v, alone %v %v", procs, i, got[i].p, got[i].obj, want[i].p, want[i].obj)
+			}
+		}
+		if ms.m.sines-before != alone.sines {
+			t.Fatalf("GOMAXPROCS=%d: charged %d, alone %d", procs, ms.m.sines-before, alone.sines)
+		}
+	}
 }

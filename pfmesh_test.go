@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pfmesh/pfmesh"
 	"github.com/pfmesh/pfmesh/format"
@@ -34,6 +35,14 @@ func checkField(t *testing.T, name string, p *format.PFM, rep *pfmesh.Report) {
 	q := tetmesh.MeasureQuality(&tetmesh.Mesh{Positions: p.Positions, Tets: p.Tets})
 	if math.Abs(q.MinDihedral-rep.MinDihedral) > 1e-9 || math.Abs(q.MaxRadiusEdge-rep.MaxRadiusEdge) > 1e-9*q.MaxRadiusEdge {
 		t.Errorf("%s: report says min dihedral %g°, radius-edge %g; the file's mesh has %g°, %g", name, rep.MinDihedral, rep.MaxRadiusEdge, q.MinDihedral, q.MaxRadiusEdge)
+	}
+	if off := tetmesh.OffCoreTets(p.Tets, p.Tags); len(off) < len(p.Tets) {
+		q := tetmesh.MeasureQuality(&tetmesh.Mesh{Positions: p.Positions, Tets: off})
+		if math.Abs(q.MinDihedral-rep.MinDihedralOffCore) > 1e-9 {
+			t.Errorf("%s: report says min dihedral %g° off the core; the file's mesh has %g°", name, rep.MinDihedralOffCore, q.MinDihedral)
+		}
+	} else if rep.MinDihedralOffCore != 0 {
+		t.Errorf("%s: report gives min dihedral %g° off the core, but no tet is inside it", name, rep.MinDihedralOffCore)
 	}
 	var core, boundary int
 	for v, tag := range p.Tags {
@@ -280,4 +289,22 @@ func ExampleBuild() {
 	// mesher: exact
 	// valid: true
 	// ε from 0 to 1
+}
+
+// The summary leads with the angle where ε varies when a tet inside the
+// core has the smallest one.
+func TestReportSummaryAngle(t *testing.T) {
+	for _, c := range []struct {
+		all, off float64
+		want     string
+	}{
+		{3, 0, "min dihedral 3.0°, "},
+		{3, 3, "min dihedral 3.0°, "},
+		{3, 4.4, "min dihedral 4.4° (3.0° in the core, where ε ≡ 1), "},
+	} {
+		r := &pfmesh.Report{MinDihedral: c.all, MinDihedralOffCore: c.off}
+		if got := r.Summary("x.pfm", time.Second); !strings.Contains(got, c.want) {
+			t.Errorf("min dihedral %g°, off the core %g°: summary %q lacks %q", c.all, c.off, got, c.want)
+		}
+	}
 }

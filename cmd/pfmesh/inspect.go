@@ -146,7 +146,7 @@ func inspect(path string, info *format.PFMInfo, p *format.PFM) (*Inspection, err
 		Vertices: p.NumVertices(), Tets: p.NumTets(), BoundaryTriangles: p.NumBoundary(),
 		Volume: m.Volume(), BBox: p.BBox, Quality: tetmesh.MeasureQuality(m),
 	}
-	if off := offCoreTets(p.Tets, p.Tags); len(off) < len(p.Tets) {
+	if off := tetmesh.OffCoreTets(p.Tets, p.Tags); len(off) < len(p.Tets) {
 		q := tetmesh.MeasureQuality(&tetmesh.Mesh{Positions: p.Positions, Tets: off})
 		ins.Mesh.OffCore = &q
 	}
@@ -159,18 +159,6 @@ func inspect(path string, info *format.PFMInfo, p *format.PFM) (*Inspection, err
 		ins.Material.Mapping, ins.Material.PressureCap = "log", p.PressureCap
 	}
 	return ins, nil
-}
-
-// offCoreTets returns the tets that have a vertex not tagged Core.
-func offCoreTets(tets []int32, tags []tetmesh.Tag) []int32 {
-	var off []int32
-	for t := 0; t < len(tets); t += 4 {
-		q := tets[t : t+4]
-		if tags[q[0]] != tetmesh.Core || tags[q[1]] != tetmesh.Core || tags[q[2]] != tetmesh.Core || tags[q[3]] != tetmesh.Core {
-			off = append(off, q...)
-		}
-	}
-	return off
 }
 
 func (ins *Inspection) writeText(w io.Writer) {

@@ -31,6 +31,20 @@ func (m *Mesh) NumTets() int { return len(m.Tets) / 4 }
 // Vertex returns the position of vertex i.
 func (m *Mesh) Vertex(i int32) geom.Vec { return geom.At(m.Positions, i) }
 
+// OffCoreTets returns the tets of tets (four vertex indices each) that
+// have a vertex not tagged Core: those in which ε can vary. In the others
+// ε ≡ 1, so their shape changes neither the field nor the pressure.
+func OffCoreTets(tets []int32, tags []Tag) []int32 {
+	var off []int32
+	for t := 0; t+4 <= len(tets); t += 4 {
+		q := tets[t : t+4]
+		if tags[q[0]] != Core || tags[q[1]] != Core || tags[q[2]] != Core || tags[q[3]] != Core {
+			off = append(off, q...)
+		}
+	}
+	return off
+}
+
 // TetFaces lists, for each local vertex k, the face opposite it, ordered so
 // that its right-handed normal points out of a positively oriented tet.
 var TetFaces = [4][3]int{{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}}

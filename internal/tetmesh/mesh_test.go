@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,4 +218,30 @@ func BenchmarkMeasureQuality(b *testing.B) {
 		MeasureQuality(m)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e5, "ns/tet")
+}
+
+// OffCoreTets keeps exactly the tets with a vertex not tagged Core, in
+// order: every tagging of a tet's four vertices.
+func TestOffCoreTets(t *testing.T) {
+	tags := []Tag{Interior, Boundary, Core, Core, Core, Core}
+	var tets, want []int32
+	for mask := range 16 { // bit k: vertex k of the tet is Core
+		q := make([]int32, 4)
+		core := true
+		for k := range q {
+			if mask>>k&1 == 1 {
+				q[k] = int32(2 + k) // Core vertices 2..5
+			} else {
+				q[k] = int32(k % 2) // Interior or Boundary
+				core = false
+			}
+		}
+		tets = append(tets, q...)
+		if !core {
+			want = append(want, q...)
+		}
+	}
+	if got := OffCoreTets(tets, tags); !slices.Equal(got, want) {
+		t.Errorf("OffCoreTets = %v, want %v", got, want)
+	}
 }

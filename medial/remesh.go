@@ -313,6 +313,7 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 	crease := m.creases(es)
 	degree := m.creaseDegrees(es)
 	busy := map[int32]bool{}
+	size := newVertexSizes(length, len(m.pos)/3)
 	for _, e := range m.candidates(es, length, func(rel float64) bool { return rel < 4.0/5 }) {
 		if busy[e.a] || busy[e.b] || m.tris[3*e.t0] < 0 || m.tris[3*e.t1] < 0 || m.isFrozen(e.a, e.b) {
 			continue
@@ -358,27 +359,7 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 		default:
 			q = project(geom.Scale(0.5, geom.Add(a, b)), n, math.Sqrt(geom.Dist2(a, b)))
 		}
-		ok := true
-		for _, t := range append(slices.Clone(ring[e.a]), ring[e.b]...) {
-			if t == e.t0 || t == e.t1 || m.tris[3*t] < 0 {
-				continue
-			}
-			id := [3]int32(m.tris[3*t : 3*t+3])
-			old := m.normal(t)
-			pts := [3]geom.Vec{m.p(id[0]), m.p(id[1]), m.p(id[2])}
-			for k := range 3 {
-				if id[k] == e.a || id[k] == e.b {
-					pts[k] = q
-				} else if geom.Dist2(q, pts[k]) > sq(4.0/3*length(pts[k])) {
-					ok = false
-				}
-			}
-			nw := geom.Cross(geom.Sub(pts[1], pts[0]), geom.Sub(pts[2], pts[0]))
-			if geom.Dot(nw, old) <= 0.8*geom.Norm(nw)*geom.Norm(old) || minAngle(pts) < 10*math.Pi/180 {
-				ok = false
-			}
-		}
-		if !ok {
+		if !m.collapsible(e, q, ring, size) {
 			continue
 		}
 		for _, x := range append(na, nb...) {
@@ -386,6 +367,7 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 		}
 		busy[e.a], busy[e.b] = true, true
 		copy(m.pos[3*e.a:], q[:])
+		size.forget(e.a)
 		for _, t := range ring[e.b] {
 			for k := range 3 {
 				if m.tris[3*t+int32(k)] == e.b {
@@ -398,6 +380,62 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 	}
 	return done
 }
+
+// collapsible reports whether merging edge e into q turns no triangle
+// around it over or below 10° and makes no edge longer than 4/3 of the
+// target at its far end. The sizing is asked last, being the costly test.
+func (m *triMesh) collapsible(e edgeRef, q geom.Vec, ring [][]int32, size *vertexSizes) bool {
+	for _, ts := range [2][]int32{ring[e.a], ring[e.b]} {
+		for _, t := range ts {
+			if t == e.t0 || t == e.t1 || m.tris[3*t] < 0 {
+				continue
+			}
+			id := [3]int32(m.tris[3*t : 3*t+3])
+			old := m.normal(t)
+			pts := [3]geom.Vec{m.p(id[0]), m.p(id[1]), m.p(id[2])}
+			for k := range 3 {
+				if id[k] == e.a || id[k] == e.b {
+					pts[k] = q
+				}
+			}
+			nw := geom.Cross(geom.Sub(pts[1], pts[0]), geom.Sub(pts[2], pts[0]))
+			if geom.Dot(nw, old) <= 0.8*geom.Norm(nw)*geom.Norm(old) || minAngle(pts) < 10*math.Pi/180 {
+				return false
+			}
+			for k := range 3 {
+				if id[k] != e.a && id[k] != e.b && geom.Dist2(q, pts[k]) > sq(4.0/3*size.at(id[k], pts[k])) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// vertexSizes remembers the target length at each vertex until it moves:
+// collapse asks it for the same vertices around many edges.
+type vertexSizes struct {
+	length func(geom.Vec) float64
+	l      []float64 // NaN: not asked since the vertex last moved
+}
+
+func newVertexSizes(length func(geom.Vec) float64, n int) *vertexSizes {
+	l := make([]float64, n)
+	for i := range l {
+		l[i] = math.NaN()
+	}
+	return &vertexSizes{length: length, l: l}
+}
+
+// at returns the target length at vertex v, which lies at p.
+func (s *vertexSizes) at(v int32, p geom.Vec) float64 {
+	if math.IsNaN(s.l[v]) {
+		s.l[v] = s.length(p)
+	}
+	return s.l[v]
+}
+
+func (s *vertexSizes) forget(v int32) { s.l[v] = math.NaN() }
 
 func sq(x float64) float64 { return x * x }
 

@@ -15,7 +15,10 @@ import (
 // refinement spent a third of its time there).
 
 // expArena hands out the storage of one exact evaluation's expansions.
-type expArena struct{ buf []float64 }
+type expArena struct {
+	buf    []float64
+	lifted liftedMemo
+}
 
 // arenas keeps arenas between exact evaluations: a fresh one made and
 // zeroed a few thousand components for every evaluation (on
@@ -65,21 +68,30 @@ func twoProd(a, b float64) (x, y float64) {
 	return x, math.FMA(a, b, -x)
 }
 
-// diffExp returns a − b as an exact expansion.
-func (ar *expArena) diffExp(a, b float64) []float64 {
-	x := a - b
+// twoDiff returns x = fl(a−b) and the exact rounding error y: a−b = x+y.
+func twoDiff(a, b float64) (x, y float64) {
+	x = a - b
 	bv := a - x
 	av := x + bv
-	y := (a - av) + (bv - b)
+	return x, (a - av) + (bv - b)
+}
+
+// diffExp returns a − b as an exact expansion.
+func (ar *expArena) diffExp(a, b float64) []float64 {
+	x, y := twoDiff(a, b)
 	if y == 0 {
 		return append(ar.alloc(1), x)
 	}
 	return append(ar.alloc(2), y, x)
 }
 
-// sumExp returns e + f (Shewchuk's fast_expansion_sum_zeroelim).
-func (ar *expArena) sumExp(e, f []float64) []float64 {
-	h := ar.alloc(len(e) + len(f))
+// sumExp returns e + f.
+func (ar *expArena) sumExp(e, f []float64) []float64 { return sumInto(ar.alloc(len(e)+len(f)), e, f) }
+
+// sumInto appends e + f to h (Shewchuk's fast_expansion_sum_zeroelim),
+// which needs room for len(e)+len(f) components and must not share
+// storage with e or f.
+func sumInto(h, e, f []float64) []float64 {
 	i, j := 0, 0
 	// smaller reports whether e[i] is the next component in magnitude order.
 	smaller := func() bool {
@@ -120,9 +132,9 @@ func (ar *expArena) sumExp(e, f []float64) []float64 {
 	return h
 }
 
-// scaleExp returns b·e (Shewchuk's scale_expansion_zeroelim).
-func (ar *expArena) scaleExp(e []float64, b float64) []float64 {
-	h := ar.alloc(2 * len(e))
+// scaleInto appends b·e to h (Shewchuk's scale_expansion_zeroelim),
+// which needs room for 2·len(e) components.
+func scaleInto(h, e []float64, b float64) []float64 {
 	q, hh := twoProd(e[0], b)
 	if hh != 0 {
 		h = append(h, hh)
@@ -145,6 +157,11 @@ func (ar *expArena) scaleExp(e []float64, b float64) []float64 {
 	return h
 }
 
+// scaleExp returns b·e.
+func (ar *expArena) scaleExp(e []float64, b float64) []float64 {
+	return scaleInto(ar.alloc(2*len(e)), e, b)
+}
+
 // mulExp returns e·f.
 func (ar *expArena) mulExp(e, f []float64) []float64 {
 	// One scaling of e per component of f, then a sum per scaling after
@@ -155,6 +172,21 @@ func (ar *expArena) mulExp(e, f []float64) []float64 {
 	r := ar.scaleExp(e, f[0])
 	for _, c := range f[1:] {
 		r = ar.sumExp(r, ar.scaleExp(e, c))
+	}
+	return r
+}
+
+// mulInto returns e·f, computed in buf, which needs room for
+// 4·len(e)·len(f) components (two halves used in turn), with tmp, room
+// for 2·len(e): one scaling of e per component of f, then a sum per
+// scaling after the first.
+func mulInto(buf, tmp, e, f []float64) []float64 {
+	n := 2 * len(e) * len(f)
+	a, b := buf[:0:n], buf[n:n:2*n]
+	r := scaleInto(a, e, f[0])
+	for _, c := range f[1:] {
+		r = sumInto(b, r, scaleInto(tmp[:0], e, c))
+		a, b = b, a
 	}
 	return r
 }
@@ -192,4 +224,116 @@ func (ar *expArena) det3Exp(r0, r1, r2 [3][]float64) []float64 {
 	m1 := ar.mulExp(r0[1], ar.det2Exp(r1[0], r1[2], r2[0], r2[2]))
 	m2 := ar.mulExp(r0[2], ar.det2Exp(r1[0], r1[1], r2[0], r2[1]))
 	return ar.sumExp(ar.sumExp(m0, ar.negExp(m1)), m2)
+}
+
+// Fixed-size exact stages. When every coordinate difference a predicate
+// takes is exact — a single float64, as between points on a lattice or
+// with float32 coordinates (STL input) — its expansions have bounded
+// lengths and fit in fixed buffers: a fixed sequence of operations on
+// arrays on the stack (or, for the 4×4, one arena's). That is most of
+// what flat CAD faces send to the exact stage: all the differences of
+// the flat in-sphere tests (inSphereFlat) at -q 1.414 with MergeCoplanar
+// are exact in 99 % of them on cura_pbr3d_g1_buildplate.stl, 89 % on
+// stlmodels_gearwheel.bin.stl, 54 % on netgen_hinge.stl.
+
+// diff3 returns p − e and whether all three differences are exact.
+func diff3(p, e Vec) (d Vec, exact bool) {
+	var t0, t1, t2 float64
+	d[0], t0 = twoDiff(p[0], e[0])
+	d[1], t1 = twoDiff(p[1], e[1])
+	d[2], t2 = twoDiff(p[2], e[2])
+	return d, t0 == 0 && t1 == 0 && t2 == 0
+}
+
+// prodExp returns a·b as an expansion in h.
+func prodExp(h *[2]float64, a, b float64) []float64 {
+	x, y := twoProd(a, b)
+	if y == 0 {
+		h[0] = x
+		return h[:1]
+	}
+	h[0], h[1] = y, x
+	return h[:2]
+}
+
+// prodDiff returns a·b − c·d as an expansion in h.
+func prodDiff(h *[4]float64, a, b, c, d float64) []float64 {
+	var p, q [2]float64
+	return sumInto(h[:0], prodExp(&p, a, b), prodExp(&q, -c, d))
+}
+
+// det3Small returns det[a; b; c] as an expansion in h.
+func det3Small(h *[24]float64, a, b, c Vec) []float64 {
+	var m [3][4]float64
+	var s [3][8]float64
+	var u [16]float64
+	// Along the z column: az·(bx·cy − cx·by) + bz·(cx·ay − ax·cy) +
+	// cz·(ax·by − bx·ay).
+	t := sumInto(u[:0], scaleInto(s[0][:0], prodDiff(&m[0], b[0], c[1], c[0], b[1]), a[2]),
+		scaleInto(s[1][:0], prodDiff(&m[1], c[0], a[1], a[0], c[1]), b[2]))
+	return sumInto(h[:0], t, scaleInto(s[2][:0], prodDiff(&m[2], a[0], b[1], b[0], a[1]), c[2]))
+}
+
+// liftSmall returns x²+y²+z² as an expansion in h.
+func liftSmall(h *[6]float64, x, y, z float64) []float64 {
+	var sq [3][2]float64
+	var l4 [4]float64
+	return sumInto(h[:0], sumInto(l4[:0], prodExp(&sq[0], x, x), prodExp(&sq[1], y, y)), prodExp(&sq[2], z, z))
+}
+
+// liftedSmall returns the sign of the determinant of the rows
+// (x_n, y_n, x_n²+y_n²+z_n²), n = 0, 1, 2.
+func liftedSmall(x, y, z [3]float64) int {
+	var buf [96]float64
+	var tmp [12]float64
+	var sums [2][144]float64
+	var acc []float64
+	for n := range 3 {
+		// Along the lift column, with (n, p, q) cyclic:
+		// Σ lift_n·(x_p·y_q − x_q·y_p).
+		p, q := (n+1)%3, (n+2)%3
+		var l [6]float64
+		var m [4]float64
+		t := mulInto(buf[:], tmp[:], liftSmall(&l, x[n], y[n], z[n]), prodDiff(&m, x[p], y[q], x[q], y[p]))
+		acc = sumInto(sums[n%2][:0], acc, t)
+	}
+	return signExp(acc)
+}
+
+// inSphereSmall returns the sign of the determinant of the rows
+// (r_n, |r_n|²), n = 0 … 3. Its longest expansions (1 152 components)
+// come from an arena, which is not cleared as arrays on the stack are.
+func inSphereSmall(r [4]Vec) int {
+	ar := newArena()
+	defer ar.release()
+	buf, tmp := ar.alloc(576)[:576], ar.alloc(48)[:48]
+	sums := [2][]float64{ar.alloc(1152), ar.alloc(1152)}
+	var acc []float64
+	for n := range 4 {
+		// Along the lift column: the minor of the other rows, with the
+		// cofactor sign (−1)^(n+1) put on the lift.
+		var o [3]Vec
+		for i, k := 0, 0; i < 4; i++ {
+			if i != n {
+				o[k] = r[i]
+				k++
+			}
+		}
+		var h [24]float64
+		var l [6]float64
+		lift := liftSmall(&l, r[n][0], r[n][1], r[n][2])
+		if n%2 == 0 {
+			for i := range lift {
+				lift[i] = -lift[i]
+			}
+		}
+		acc = sumInto(sums[n%2][:0], acc, mulInto(buf, tmp, det3Small(&h, o[0], o[1], o[2]), lift))
+	}
+	return signExp(acc)
+}
+
+// orient3dSmall returns the sign of det[a; b; c].
+func orient3dSmall(a, b, c Vec) int {
+	var h [24]float64
+	return signExp(det3Small(&h, a, b, c))
 }

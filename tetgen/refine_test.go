@@ -230,7 +230,8 @@ func TestRefineRuleSilentWithoutSmallAngles(t *testing.T) {
 
 // TestRefineVerdicts checks the verdicts refinement keeps per tet slot
 // against badness computed afresh on the refined mesh: every live tet
-// must carry its own, so no insertion may make tets it does not judge.
+// must carry its own, so no insertion may make tets it does not judge;
+// and the given-up tets it remembers per slot against the counts.
 // The cylinder's small angles leave tets refinement gives up on, bad by
 // their shape; the icosphere's volume bound makes tets bad by size.
 func TestRefineVerdicts(t *testing.T) {
@@ -261,7 +262,22 @@ func TestRefineVerdicts(t *testing.T) {
 		if live < 1000 {
 			t.Errorf("%s: only %d tets", c.name, live)
 		}
-		t.Logf("%s: %d tets, %d still bad", c.name, live, bad)
+		// A slot's remembered given-up key must be one the counts
+		// give up on.
+		cached := 0
+		for tt, key := range r.gaveUp {
+			if key == ([4]int32{}) {
+				continue
+			}
+			cached++
+			if r.giveUp[key] < maxAttempts {
+				t.Fatalf("%s: slot %d remembers %v given up, counted %d", c.name, tt, key, r.giveUp[key])
+			}
+		}
+		if c.name == "cylinder" && cached == 0 {
+			t.Errorf("cylinder: no slot remembers a given-up tet: the test no longer covers it")
+		}
+		t.Logf("%s: %d tets, %d still bad, %d slots remember a given-up tet", c.name, live, bad, cached)
 	}
 }
 

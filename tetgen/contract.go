@@ -446,7 +446,7 @@ func (ms *mesher) contractSliver(t int32) bool {
 			after := 1.0
 			for _, nq := range c.newq {
 				m.sines++
-				after = min(after, minSine(m.pos(nq[0]), m.pos(nq[1]), m.pos(nq[2]), m.pos(nq[3])))
+				after = min(after, m.idsMinSine(nq[0], nq[1], nq[2], nq[3]))
 			}
 			if after <= contractionMargin*before || after <= bestSine {
 				continue
@@ -454,7 +454,7 @@ func (ms *mesher) contractSliver(t int32) bool {
 			if acute < 0 {
 				acute = optTarget
 				for _, st := range star {
-					acute = min(acute, m.smallestDihedral(m.tet(st)))
+					acute = min(acute, m.cappedDihedral(m.tet(st)))
 				}
 			}
 			ok := true

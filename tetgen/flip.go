@@ -503,10 +503,10 @@ func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float6
 	// As in smoothing, a better smallest sine may come with a smaller
 	// acute angle: the flip may not take that below where it was, or
 	// below the target.
-	before, acute := 1.0, math.Pi/2
+	before, acute := 1.0, optTarget
 	for _, u := range tets {
 		before = min(before, m.tetMinSine(u))
-		acute = min(acute, m.smallestDihedral(m.tet(u)))
+		acute = min(acute, m.cappedDihedral(m.tet(u)))
 	}
 	keep := func(tr [3]int32) bool { return !ms.voidTriangle(tr, link) }
 	var buf ringBuf
@@ -514,7 +514,6 @@ func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float6
 	if best == nil {
 		return false
 	}
-	acute = min(acute, optTarget)
 	for _, q := range best {
 		if m.dihedralBelow(q[:], acute) {
 			return false
@@ -576,6 +575,13 @@ func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float6
 // tet with vertices q.
 func (m *tri) smallestDihedral(q []int32) float64 {
 	return tetmesh.MinDihedral(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+}
+
+// cappedDihedral returns min(optTarget, smallestDihedral(q)), mostly
+// without an arccosine (tetmesh.MinDihedralCapped): the guards of the
+// sliver stage's moves and flips ask it of every tet they change.
+func (m *tri) cappedDihedral(q []int32) float64 {
+	return tetmesh.MinDihedralCapped(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]), optTarget, cosOptTarget)
 }
 
 // dihedralBelow reports whether smallestDihedral(q) < angle, mostly

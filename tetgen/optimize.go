@@ -26,6 +26,9 @@ import (
 // optTarget is the smallest dihedral angle optimization works towards.
 const optTarget = 15 * math.Pi / 180
 
+// cosOptTarget is math.Cos(optTarget), for tri.cappedDihedral.
+var cosOptTarget = math.Cos(optTarget)
+
 // optRounds bounds the optimization rounds and smoothSteps the compass
 // search steps of one vertex move.
 const (
@@ -44,15 +47,17 @@ const (
 // every tet of the mesh, so it is written out in scalars: Go keeps
 // [3]float64 values in memory, which made the vector form 8× slower. The
 // normals are those of tetmesh.TetFaces, n = (p₁−p₀)×(p₂−p₀) per face.
-func minSine(a, b, c, d geom.Vec) float64 {
-	ax, ay, az := a[0], a[1], a[2]
-	bx, by, bz := b[0], b[1], b[2]
-	cx, cy, cz := c[0], c[1], c[2]
-	dx, dy, dz := d[0], d[1], d[2]
-	n0x, n0y, n0z := normal(bx, by, bz, cx, cy, cz, dx, dy, dz)
-	n1x, n1y, n1z := normal(ax, ay, az, dx, dy, dz, cx, cy, cz)
-	n2x, n2y, n2z := normal(ax, ay, az, bx, by, bz, dx, dy, dz)
-	n3x, n3y, n3z := normal(ax, ay, az, cx, cy, cz, bx, by, bz)
+func minSine(a, b, c, d geom.Vec) float64 { return pointsMinSine(&a, &b, &c, &d) }
+
+// pointsMinSine is minSine of the points a, b, c, d. Reading them
+// through pointers, from the mesh's coordinates (tri.idsMinSine), takes
+// half the time of minSine's geom.Vec values, which Go passes on the
+// stack.
+func pointsMinSine(a, b, c, d *geom.Vec) float64 {
+	n0x, n0y, n0z := normal(b[0], b[1], b[2], c[0], c[1], c[2], d[0], d[1], d[2])
+	n1x, n1y, n1z := normal(a[0], a[1], a[2], d[0], d[1], d[2], c[0], c[1], c[2])
+	n2x, n2y, n2z := normal(a[0], a[1], a[2], b[0], b[1], b[2], d[0], d[1], d[2])
+	n3x, n3y, n3z := normal(a[0], a[1], a[2], c[0], c[1], c[2], b[0], b[1], b[2])
 	l0 := n0x*n0x + n0y*n0y + n0z*n0z
 	l1 := n1x*n1x + n1y*n1y + n1z*n1z
 	l2 := n2x*n2x + n2y*n2y + n2z*n2z
@@ -70,6 +75,14 @@ func minSine(a, b, c, d geom.Vec) float64 {
 	}
 	return math.Sqrt(worst)
 }
+
+// idsMinSine is minSine of the tet with vertices a, b, c, d.
+func (m *tri) idsMinSine(a, b, c, d int32) float64 {
+	return pointsMinSine(m.at(a), m.at(b), m.at(c), m.at(d))
+}
+
+// at returns a pointer to vertex v's coordinates.
+func (m *tri) at(v int32) *geom.Vec { return (*geom.Vec)(m.xyz[3*int(v):]) }
 
 // normal returns (q−p)×(r−p), computed as geom.Cross(geom.Sub(q, p),
 // geom.Sub(r, p)) is.
@@ -106,7 +119,7 @@ func (m *tri) scanBad(target float64) []sineTet {
 				}
 				m.scanSeen[t] = m.scanStamp
 				q := m.tet(t)
-				if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
+				if s := m.idsMinSine(q[0], q[1], q[2], q[3]); s < target {
 					bad = append(bad, sineTet{s, t})
 				}
 			}
@@ -120,7 +133,7 @@ func (m *tri) scanBad(target float64) []sineTet {
 					continue
 				}
 				q := m.tet(t)
-				if s := minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])); s < target {
+				if s := m.idsMinSine(q[0], q[1], q[2], q[3]); s < target {
 					part[i] = append(part[i], sineTet{s, t})
 				}
 			}
@@ -153,7 +166,7 @@ func (m *tri) stopLog() { m.logChanges, m.lastScan = false, -1 }
 func (m *tri) tetMinSine(t int32) float64 {
 	m.sines++
 	q := m.tet(t)
-	return minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+	return m.idsMinSine(q[0], q[1], q[2], q[3])
 }
 
 // optimize improves the tets below the target for a few rounds. In a
@@ -410,7 +423,7 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 	q := m.tet(t)
 	// removeRing charges each score to m.sines.
 	score := func(nq [4]int32) float64 {
-		return minSine(m.pos(nq[0]), m.pos(nq[1]), m.pos(nq[2]), m.pos(nq[3]))
+		return m.idsMinSine(nq[0], nq[1], nq[2], nq[3])
 	}
 	for _, e := range tetEdges {
 		x, y := q[e[0]], q[e[1]]
@@ -463,7 +476,7 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 			after = min(after, score([4]int32{abc[i], abc[(i+1)%3], e, d}))
 		}
 		if after > before*1.05 && ms.keepAcute {
-			acute := min(optTarget, m.smallestDihedral(q), m.smallestDihedral(m.tet(o>>2)))
+			acute := min(m.cappedDihedral(q), m.cappedDihedral(m.tet(o>>2)))
 			for i := 0; i < 3; i++ {
 				if m.dihedralBelow([]int32{abc[i], abc[(i+1)%3], e, d}, acute) {
 					after = 0
@@ -486,7 +499,7 @@ func (ms *mesher) acuteKept(tets []int32, x, y int32, keep func(tr [3]int32) boo
 	m := ms.m
 	acute := optTarget
 	for _, u := range tets {
-		acute = min(acute, m.smallestDihedral(m.tet(u)))
+		acute = min(acute, m.cappedDihedral(m.tet(u)))
 	}
 	return func(tr [3]int32) bool {
 		if m.dihedralBelow([]int32{tr[0], tr[1], tr[2], x}, acute) || m.dihedralBelow([]int32{tr[0], tr[1], tr[2], y}, acute) {
@@ -573,7 +586,7 @@ func (a *ascent) addSines(p [4]geom.Vec, k int, h, limit float64) bool {
 func (ms *mesher) starGuard(star []int32) float64 {
 	guard := optTarget
 	for _, t := range star {
-		guard = min(guard, ms.m.smallestDihedral(ms.m.tet(t)))
+		guard = min(guard, ms.m.cappedDihedral(ms.m.tet(t)))
 	}
 	return guard
 }
@@ -585,10 +598,15 @@ func (ms *mesher) starGuard(star []int32) float64 {
 // *worst becomes the tet that rejected the position, or the worst tet.
 func (ms *mesher) starObjective(star []int32, worst *int, guard, floor float64) float64 {
 	m := ms.m
+	if cap(ms.starSines) < len(star) {
+		ms.starSines = make([]float64, len(star))
+	}
+	sines := ms.starSines[:len(star)] // each tet's, for the angle test
 	obj := m.tetMinSine(star[*worst])
 	if obj <= floor {
 		return math.Inf(-1)
 	}
+	sines[*worst] = obj
 	wi := *worst
 	for i, t := range star {
 		if i == *worst {
@@ -599,6 +617,7 @@ func (ms *mesher) starObjective(star []int32, worst *int, guard, floor float64) 
 			*worst = i
 			return math.Inf(-1)
 		}
+		sines[i] = s
 		if s < obj {
 			obj, wi = s, i
 		}
@@ -610,12 +629,15 @@ func (ms *mesher) starObjective(star []int32, worst *int, guard, floor float64) 
 		}
 	}
 	*worst = wi
-	// guard ≤ optTarget, so this is starGuard(star) ≥ guard.
-	if obj*obj > guardSine2(guard) {
+	// guard ≤ optTarget, so this is starGuard(star) ≥ guard. A tet whose
+	// own sine clears the bound needs no angle test either: when the
+	// star's does not, most of its tets' still do.
+	g2 := guardSine2(guard)
+	if obj*obj > g2 {
 		return obj
 	}
-	for _, t := range star {
-		if m.dihedralBelow(m.tet(t), guard) {
+	for i, t := range star {
+		if s := sines[i]; s*s <= g2 && m.dihedralBelow(m.tet(t), guard) {
 			return math.Inf(-1)
 		}
 	}

@@ -46,6 +46,58 @@ func TestMinSine(t *testing.T) {
 	}
 }
 
+// minSine and tri.idsMinSine (from the mesh's coordinates) give the bits
+// of the same formula in geom's vector form, on random tets flat in z,
+// with a repeated vertex, and with a vertex near the plane or the line
+// of others (down to 1e−15 off) or on another.
+func TestIdsMinSine(t *testing.T) {
+	vector := func(p [4]geom.Vec) float64 {
+		face := [4][3]int{{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}}
+		var n [4]geom.Vec
+		for i, f := range face {
+			n[i] = geom.Cross(geom.Sub(p[f[1]], p[f[0]]), geom.Sub(p[f[2]], p[f[0]]))
+		}
+		worst := 1.0
+		for i := range 4 {
+			for j := i + 1; j < 4; j++ {
+				c := geom.Dot(n[i], n[j])
+				worst = min(worst, 1-c*c/(geom.Dot(n[i], n[i])*geom.Dot(n[j], n[j])))
+			}
+		}
+		if !(worst > 0) {
+			return 0
+		}
+		return math.Sqrt(worst)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	m := &tri{c: []int32{0, 1, 2, 3, 0, 0, 0, 0}}
+	for i, p := range testTets(100000) {
+		k := i % 4
+		a, b, c := p[(k+1)%4], p[(k+2)%4], p[(k+3)%4]
+		e := math.Pow(10, -15*rng.Float64())
+		for j, x := range []geom.Vec{
+			p[k],
+			geom.Add(geom.Add(a, geom.Scale(rng.Float64(), geom.Sub(b, a))), geom.Add(geom.Scale(rng.Float64(), geom.Sub(c, a)), geom.Vec{0, 0, e})),
+			geom.Add(geom.Add(a, geom.Scale(rng.Float64(), geom.Sub(b, a))), geom.Vec{e, -e, e}),
+			a,
+		} {
+			q := p
+			q[k] = x
+			m.xyz = m.xyz[:0]
+			for _, v := range q {
+				m.xyz = append(m.xyz, v[0], v[1], v[2])
+			}
+			want := vector(q)
+			if got := minSine(q[0], q[1], q[2], q[3]); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("tet %d %v (case %d): minSine %v, vector form %v", i, q, j, got, want)
+			}
+			if got := m.idsMinSine(0, 1, 2, 3); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("tet %d %v (case %d): idsMinSine %v, vector form %v", i, q, j, got, want)
+			}
+		}
+	}
+}
+
 // shapeOf against tetmesh.RadiusEdge, the equidistance of its
 // circumcentre from the four vertices, the shortest edge by brute force
 // and the volume from geom.TetVolume.

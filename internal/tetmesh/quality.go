@@ -47,6 +47,22 @@ func MinDihedralBelow(a, b, c, d geom.Vec, angle float64) bool {
 	return smallestAngle(&cosv, lo) < angle
 }
 
+// MinDihedralCapped returns min(angle, MinDihedral(a, b, c, d)), the
+// same float64, with no arccosine unless the smallest cosine lies within
+// cosineSlack of the angle's: beyond it the tet's angles are all above
+// angle, as MinDihedralBelow decides. cosAngle is math.Cos(angle), which
+// callers with a fixed angle compute once: the cosine cost as much as
+// the arccosine it saves. The sliver stage's guards take the smallest
+// angle, capped at the target, of every tet of every star it smooths.
+func MinDihedralCapped(a, b, c, d geom.Vec, angle, cosAngle float64) float64 {
+	cosv := dihedralCosines(a, b, c, d)
+	lo := min(cosv[0], cosv[1], cosv[2], cosv[3], cosv[4], cosv[5])
+	if lo > -cosAngle+cosineSlack {
+		return angle
+	}
+	return min(angle, smallestAngle(&cosv, lo))
+}
+
 // smallestAngle returns the smallest dihedralAngle of the cosines cosv,
 // whose smallest is lo: NaN if one is NaN, as min over the angles gives.
 func smallestAngle(cosv *[6]float64, lo float64) float64 {

@@ -156,3 +156,24 @@ func TestMinDihedralAsSixAngles(t *testing.T) {
 		}
 	}
 }
+
+// MinDihedralCapped is min(angle, smallest of Dihedral's six angles) to
+// the bit, on random and near-degenerate tets, at angles an ulp and less
+// than cosineSlack from the tet's smallest and at fixed ones.
+func TestMinDihedralCapped(t *testing.T) {
+	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	for i, p := range append(randomTets(20000), sineTets(200000)...) {
+		a, b, c, d := p[0], p[1], p[2], p[3]
+		six := Dihedral(a, b, c, d)
+		small := slices.Min(six[:])
+		for _, angle := range []float64{small, math.Nextafter(small, 0), math.Nextafter(small, 4), small - 1e-10, small + 1e-10,
+			small - 1e-8, small + 1e-8, 12 * math.Pi / 180, 15 * math.Pi / 180, 0, math.Pi / 2} {
+			if math.IsNaN(angle) {
+				angle = 15 * math.Pi / 180
+			}
+			if got, want := MinDihedralCapped(a, b, c, d, angle, math.Cos(angle)), min(angle, small); !same(got, want) {
+				t.Fatalf("tet %d %v, angle %v: %v, want %v", i, p, angle, got, want)
+			}
+		}
+	}
+}

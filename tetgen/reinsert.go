@@ -226,16 +226,18 @@ type apexWorker struct {
 // starObjective); it is charged for every face all the same.
 func (w *apexWorker) apexObjective(bnd [][3]geom.Vec, p geom.Vec, floor float64) float64 {
 	w.sines += len(bnd)
+	// The faces and p by pointer: minSine's values go through the stack.
 	f := &bnd[w.worst]
-	obj := minSine(f[0], f[1], f[2], p)
+	obj := pointsMinSine(&f[0], &f[1], &f[2], &p)
 	if obj <= floor {
 		return math.Inf(-1)
 	}
-	for i, f := range bnd {
+	for i := range bnd {
 		if i == w.worst {
 			continue
 		}
-		if obj = min(obj, minSine(f[0], f[1], f[2], p)); obj <= floor {
+		f := &bnd[i]
+		if obj = min(obj, pointsMinSine(&f[0], &f[1], &f[2], &p)); obj <= floor {
 			w.worst = i
 			return math.Inf(-1)
 		}

@@ -81,10 +81,10 @@ func (b *ballIndex) largest(p geom.Vec) int32 {
 			continue
 		}
 		for _, j := range t.Items[first : first+count] {
-			i := b.ids[j]
-			r := b.ax.Radii[i]
-			if s := b.reach * r; (r > bestR || r == bestR && i < best) && geom.Dist2(p, b.ax.Centre(int(i))) <= s*s {
-				best, bestR = i, r
+			ball := b.ids[j]
+			r := b.ax.Radii[ball]
+			if s := b.reach * r; (r > bestR || r == bestR && ball < best) && geom.Dist2(p, b.ax.Centre(int(ball))) <= s*s {
+				best, bestR = ball, r
 			}
 		}
 	}

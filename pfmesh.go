@@ -465,13 +465,14 @@ func (r *Report) AddStage(name string, d time.Duration, detail string) {
 }
 
 // Summary is the one-line result the CLI prints for a build.
-// Where the smallest dihedral angle is that of a tet inside the core, it
-// leads with the others', where ε varies: a tet in which ε ≡ 1 changes
-// neither the field nor the pressure, whatever its shape.
+// Where the smallest dihedral angle is that of a tet inside the core, and
+// the others' prints otherwise, it leads with the others', where ε
+// varies: a tet in which ε ≡ 1 changes neither the field nor the
+// pressure, whatever its shape.
 func (r *Report) Summary(output string, wall time.Duration) string {
 	angle := fmt.Sprintf("%.1f°", r.MinDihedral)
-	if r.MinDihedralOffCore > r.MinDihedral {
-		angle = fmt.Sprintf("%.1f° (%.1f° in the core, where ε ≡ 1)", r.MinDihedralOffCore, r.MinDihedral)
+	if off := fmt.Sprintf("%.1f°", r.MinDihedralOffCore); r.MinDihedralOffCore > r.MinDihedral && off != angle {
+		angle = off + " (" + angle + " in the core, where ε ≡ 1)"
 	}
 	return fmt.Sprintf("%s: %d tets, %d vertices, ε %.3g…%.3g, min dihedral %s, %d CG iterations (residual %.1e), %.2f s",
 		output, r.Tets, r.Vertices, r.EpsMin, r.EpsMax, angle, r.Solver.Iterations, r.Solver.Residual, wall.Seconds())

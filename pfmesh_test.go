@@ -292,7 +292,7 @@ func ExampleBuild() {
 }
 
 // The summary leads with the angle where ε varies when a tet inside the
-// core has the smallest one.
+// core has the smallest one and the two differ as printed.
 func TestReportSummaryAngle(t *testing.T) {
 	for _, c := range []struct {
 		all, off float64
@@ -301,6 +301,7 @@ func TestReportSummaryAngle(t *testing.T) {
 		{3, 0, "min dihedral 3.0°, "},
 		{3, 3, "min dihedral 3.0°, "},
 		{3, 4.4, "min dihedral 4.4° (3.0° in the core, where ε ≡ 1), "},
+		{15.0001, 15.0005, "min dihedral 15.0°, "}, // the same when printed
 	} {
 		r := &pfmesh.Report{MinDihedral: c.all, MinDihedralOffCore: c.off}
 		if got := r.Summary("x.pfm", time.Second); !strings.Contains(got, c.want) {

@@ -389,7 +389,7 @@ func (m *tri) subfaceConeBelow(t, v int32, minSine float64) bool {
 // face f and vertex v would make.
 func (m *tri) faceMinSine(f, v int32) float64 {
 	q := m.faceVerts(f)
-	return minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(v))
+	return m.idsMinSine(q[0], q[1], q[2], v)
 }
 
 // isProtectedFace reports whether face f is a protected subface.

@@ -100,7 +100,7 @@ func (ms *mesher) flatHolders(sx voidSimplex) bool {
 	m := ms.m
 	for _, t := range ms.holders(sx) {
 		q := m.tet(t)
-		if minSine(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3])) < voidFloorSine {
+		if m.idsMinSine(q[0], q[1], q[2], q[3]) < voidFloorSine {
 			return true
 		}
 	}

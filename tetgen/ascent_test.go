@@ -2,6 +2,7 @@ package tetgen
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -142,7 +143,7 @@ func TestMinNormHull(t *testing.T) {
 	} {
 		fns := make([]ascentFn, len(tc.g))
 		for i, g := range tc.g {
-			fns[i].g = g
+			fns[i].G = g
 		}
 		got := minNormHull(fns)
 		if geom.Norm(geom.Sub(got, tc.want)) > 1e-12 {
@@ -159,7 +160,7 @@ func TestMinNormHull(t *testing.T) {
 		n := 1 + trial%4
 		fns := make([]ascentFn, n)
 		for i := range fns {
-			fns[i].g = geom.Vec{rnd() + 0.5, rnd(), rnd()}
+			fns[i].G = geom.Vec{rnd() + 0.5, rnd(), rnd()}
 		}
 		const k = 60
 		brute := math.Inf(1)
@@ -170,7 +171,7 @@ func TestMinNormHull(t *testing.T) {
 				w[i] = left
 				var p geom.Vec
 				for j := range n {
-					p = geom.Add(p, geom.Scale(float64(w[j])/k, fns[j].g))
+					p = geom.Add(p, geom.Scale(float64(w[j])/k, fns[j].G))
 				}
 				brute = min(brute, geom.Norm(p))
 				return
@@ -186,5 +187,95 @@ func TestMinNormHull(t *testing.T) {
 		if got > brute+1e-12 || got < brute-0.1 {
 			t.Fatalf("trial %d: |p| = %.6f, grid %.6f", trial, got, brute)
 		}
+	}
+}
+
+// minNormHullVec is minNormHull as it was written with geom's vector
+// functions, the reference for its scalar form.
+func minNormHullVec(fns []ascentFn) geom.Vec {
+	best, bestN := geom.Vec{}, math.Inf(1)
+	keep := func(p geom.Vec) {
+		if n := geom.Dot(p, p); n < bestN {
+			best, bestN = p, n
+		}
+	}
+	for i := range fns {
+		gi := fns[i].G
+		keep(gi)
+		for j := i + 1; j < len(fns); j++ {
+			e1 := geom.Sub(fns[j].G, gi)
+			if l := geom.Dot(e1, e1); l > 0 {
+				if t := -geom.Dot(gi, e1) / l; t > 0 && t < 1 {
+					keep(geom.Add(gi, geom.Scale(t, e1)))
+				}
+			}
+			for k := j + 1; k < len(fns); k++ {
+				e2 := geom.Sub(fns[k].G, gi)
+				a11, a12, a22 := geom.Dot(e1, e1), geom.Dot(e1, e2), geom.Dot(e2, e2)
+				b1, b2 := -geom.Dot(gi, e1), -geom.Dot(gi, e2)
+				det := a11*a22 - a12*a12
+				if !(det > 1e-12*a11*a22) {
+					continue
+				}
+				s, t := (b1*a22-b2*a12)/det, (b2*a11-b1*a12)/det
+				if s > 0 && t > 0 && s+t < 1 {
+					keep(geom.Add(gi, geom.Add(geom.Scale(s, e1), geom.Scale(t, e2))))
+				}
+			}
+		}
+	}
+	for _, fn := range fns {
+		if geom.Dot(best, fn.G) < bestN*(1-1e-9) {
+			return geom.Vec{}
+		}
+	}
+	return best
+}
+
+// minNormHull gives the bits of its vector form, on sets of 1 to
+// ascentMax random gradients, some of them repeated, scaled, nearly
+// parallel or coplanar with others, zero, or spanning scales of 1e±12.
+func TestMinNormHullBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vec := func() geom.Vec { return geom.Vec{rng.Float64() + 0.3, rng.Float64()*2 - 1, rng.Float64()*2 - 1} }
+	nonzero := 0
+	for trial := range 200000 {
+		fns := make([]ascentFn, 1+trial%ascentMax)
+		for i := range fns {
+			g := vec()
+			if i > 0 {
+				o := fns[rng.IntN(i)].G
+				e := math.Pow(10, -15*rng.Float64())
+				switch rng.IntN(8) {
+				case 0: // repeated
+					g = o
+				case 1: // parallel
+					g = geom.Scale(rng.Float64()*3, o)
+				case 2: // nearly parallel
+					g = geom.Add(o, geom.Scale(e, g))
+				case 3: // coplanar with two others
+					g = geom.Add(geom.Scale(rng.Float64(), o), geom.Scale(rng.Float64(), fns[rng.IntN(i)].G))
+				case 4:
+					g = geom.Vec{}
+				case 5:
+					g = geom.Scale(math.Pow(10, float64(rng.IntN(25)-12)), g)
+				case 6: // pointing back
+					g = geom.Scale(-rng.Float64(), g)
+				}
+			}
+			fns[i] = ascentFn{F: rng.Float64(), G: g}
+		}
+		got, want := minNormHull(fns), minNormHullVec(fns)
+		for ax := range 3 {
+			if math.Float64bits(got[ax]) != math.Float64bits(want[ax]) {
+				t.Fatalf("trial %d %v: %v, vector form %v", trial, fns, got, want)
+			}
+		}
+		if want != (geom.Vec{}) {
+			nonzero++
+		}
+	}
+	if nonzero < 50000 {
+		t.Errorf("only %d of the sets have a direction", nonzero)
 	}
 }

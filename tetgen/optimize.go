@@ -366,8 +366,11 @@ func (ms *mesher) smoothFor(v int32, a *ascent) bool {
 	}
 	centroid, sum, n := ms.centroid(v, star)
 	step := 0.2 * sum / n
-	m.setPos(v, ms.constrain(v, centroid))
-	if obj := ms.starObjective(star, &a.worst, guard, cur); obj > cur {
+	p := ms.constrain(v, centroid)
+	m.setPos(v, p)
+	obj := ms.starObjective(star, &a.worst, guard, cur)
+	a.evaluated(p, obj)
+	if obj > cur {
 		cur = obj
 	} else {
 		m.setPos(v, orig)
@@ -552,11 +555,10 @@ const (
 	ascentHalvings = 8
 )
 
-// ascentFn is one dihedral sine of a star tet and its gradient in the moving vertex's position.
-type ascentFn struct {
-	f float64
-	g geom.Vec
-}
+// ascentFn is one function of an ascent and its gradient: a dihedral
+// sine of a star tet in the moving vertex's position, as
+// tetmesh.DihedralSineDiffs writes them.
+type ascentFn = tetmesh.SineDiff
 
 // ascent holds the buffers of smoothing's ascent steps, reused across
 // the vertices of an optimization pass.
@@ -564,20 +566,45 @@ type ascent struct {
 	fns   []ascentFn
 	act   []ascentFn // the active ones, within ascentTol of the smallest
 	worst int        // index in the star of the tet that rejected the last position
+	// known says that the objective's last evaluation, at at, left the
+	// minSine of every tet there (in mesher.starSines or
+	// apexWorker.faceSines): outOfWindow then rules most tets out of
+	// the window without their normals (29 % of smoothing's on the
+	// lever as given).
+	known bool
+	at    geom.Vec
 }
 
 // addSines appends to a.fns the six dihedral sines of tet p and their
 // gradients in vertex k, by forward differences of step h, when the
-// smallest is at most limit, and reports whether it did.
-func (a *ascent) addSines(p [4]geom.Vec, k int, h, limit float64) bool {
-	s, g, ok := tetmesh.DihedralSineDiffs(p, k, h, limit)
+// smallest is at most limit, and reports whether it did. a.fns must
+// have room for them (window).
+func (a *ascent) addSines(p *[4]geom.Vec, k int, h, limit float64) bool {
+	n := len(a.fns)
+	ok := tetmesh.DihedralSineDiffs((*[6]ascentFn)(a.fns[n:n+6]), p, k, h, limit)
 	if ok {
-		for j := range s {
-			a.fns = append(a.fns, ascentFn{s[j], g[j]})
-		}
+		a.fns = a.fns[:n+6]
 	}
 	return ok
 }
+
+// evaluated records that the objective was obj at y: it leaves every
+// tet's minSine there when above −Inf.
+func (a *ascent) evaluated(y geom.Vec, obj float64) { a.known, a.at = !math.IsInf(obj, -1), y }
+
+// window empties a.fns with room for the sines of n tets at x, and
+// returns the limit of the window for a step from cur and whether the
+// tets' minSines at x are known (evaluated), to test with outOfWindow.
+func (a *ascent) window(x geom.Vec, cur float64, n int) (limit float64, known bool) {
+	a.fns = slices.Grow(a.fns[:0], 6*n)
+	return cur + ascentWindow, a.known && x == a.at
+}
+
+// outOfWindow reports whether a tet whose minSine is s has every one of
+// its tetmesh.DihedralSines above limit, which then leaves it out: the
+// squared sines of the two differ by rounding (a few 1e-16, however
+// small the sines), far less than the margin of 1e-10 on them.
+func outOfWindow(s, limit float64) bool { return s*s > limit*limit+1e-10 }
 
 // starGuard returns the smallest dihedral angle a move of a vertex may
 // leave in its star: the smallest sine may be an obtuse angle's, so
@@ -670,8 +697,11 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 	x0 := m.pos(v)
 	sines := func(x geom.Vec, cur float64) []ascentFn {
 		h := 1e-7 * step
-		a.fns = a.fns[:0]
-		for _, t := range star {
+		lim, known := a.window(x, cur, len(star))
+		for i, t := range star {
+			if known && outOfWindow(ms.starSines[i], lim) {
+				continue
+			}
 			q := m.tet(t)
 			var p [4]geom.Vec
 			k := 0
@@ -685,7 +715,7 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 			// Only the sines near the smallest: one further up rarely
 			// meets them within a step, and the step's test catches it
 			// when it does (most of the star: 60 % of the cost).
-			if a.addSines(p, k, h, cur+ascentWindow) {
+			if a.addSines(&p, k, h, lim) {
 				m.sines += 3
 			}
 		}
@@ -695,7 +725,9 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 	objective := func(y geom.Vec, floor float64) (float64, geom.Vec) {
 		y = ms.constrain(v, y)
 		m.setPos(v, y)
-		return ms.starObjective(star, &a.worst, guard, floor), y
+		obj := ms.starObjective(star, &a.worst, guard, floor)
+		a.evaluated(y, obj)
+		return obj, y
 	}
 	// Along the directions v may move: the line search's rates g·d need
 	// no projection, d being one of them.
@@ -718,8 +750,8 @@ func (a *ascent) climb(x geom.Vec, cur float64, steps int, step float64, fns fun
 	for range steps {
 		fs := fns(x, cur)
 		lo := math.Inf(1)
-		for _, fn := range fs {
-			lo = min(lo, fn.f)
+		for i := range fs {
+			lo = min(lo, fs[i].F)
 		}
 		// Sines nearly tied but rising in opposite directions can put
 		// the origin in the hull away from the optimum: a smaller
@@ -728,14 +760,13 @@ func (a *ascent) climb(x geom.Vec, cur float64, steps int, step float64, fns fun
 		dd, tol := 0.0, ascentTol
 		for ; tol > ascentTol/2000 && !(dd > 0); tol /= 10 {
 			a.act = a.act[:0]
-			for _, fn := range fs {
-				if fn.f <= lo+tol {
-					fn.g = project(fn.g)
-					a.act = append(a.act, fn)
+			for i := range fs {
+				if fn := &fs[i]; fn.F <= lo+tol {
+					a.act = append(a.act, ascentFn{F: fn.F, G: project(fn.G)})
 				}
 			}
 			if len(a.act) > ascentMax {
-				slices.SortFunc(a.act, func(p, q ascentFn) int { return cmp.Compare(p.f, q.f) })
+				slices.SortFunc(a.act, func(p, q ascentFn) int { return cmp.Compare(p.F, q.F) })
 				a.act = a.act[:ascentMax]
 			}
 			d = minNormHull(a.act)
@@ -746,18 +777,23 @@ func (a *ascent) climb(x geom.Vec, cur float64, steps int, step float64, fns fun
 		}
 		tol *= 10
 		// Each active function rises at rate ≥ |d|² along d; stop where
-		// an inactive one, rising slower, would meet them.
+		// an inactive one, rising slower, would meet them. In scalars,
+		// as geom.Dot computes them: its vectors were copied for every
+		// function, most of this loop's time.
+		dx, dy, dz := d[0], d[1], d[2]
 		rate := math.Inf(1)
-		for _, fn := range a.act {
-			rate = min(rate, geom.Dot(fn.g, d))
+		for i := range a.act {
+			g := &a.act[i].G
+			rate = min(rate, g[0]*dx+g[1]*dy+g[2]*dz)
 		}
 		alpha := step / math.Sqrt(dd)
-		for _, fn := range fs {
-			if !(fn.f > lo+tol) { // an active one (or NaN), whose rate is not asked
+		for i := range fs {
+			fn := &fs[i]
+			if !(fn.F > lo+tol) { // an active one (or NaN), whose rate is not asked
 				continue
 			}
-			if r := geom.Dot(fn.g, d); r < rate {
-				alpha = min(alpha, (fn.f-lo)/(rate-r))
+			if r := fn.G[0]*dx + fn.G[1]*dy + fn.G[2]*dz; r < rate {
+				alpha = min(alpha, (fn.F-lo)/(rate-r))
 			}
 		}
 		ok := false
@@ -797,47 +833,56 @@ func (ms *mesher) tangent(v int32, g geom.Vec) geom.Vec {
 // direction raises all of them. The point lies in the hull of at most
 // three of them (the origin aside), so it is the shortest of the
 // candidates from every one, two and three of them, each the nearest
-// point of their affine hull when that lies inside their simplex.
+// point of their affine hull when that lies inside their simplex. It is
+// written out in scalars (as geom's vector functions compute them: the
+// same bits), which Go keeps in registers, not in memory as it keeps
+// geom.Vec values.
 func minNormHull(fns []ascentFn) geom.Vec {
-	best, bestN := geom.Vec{}, math.Inf(1)
-	keep := func(p geom.Vec) {
-		if n := geom.Dot(p, p); n < bestN {
-			best, bestN = p, n
+	var bx, by, bz float64
+	bestN := math.Inf(1)
+	keep := func(x, y, z float64) {
+		if n := x*x + y*y + z*z; n < bestN {
+			bx, by, bz, bestN = x, y, z, n
 		}
 	}
 	for i := range fns {
-		gi := fns[i].g
-		keep(gi)
+		gx, gy, gz := fns[i].G[0], fns[i].G[1], fns[i].G[2]
+		keep(gx, gy, gz)
 		for j := i + 1; j < len(fns); j++ {
-			e1 := geom.Sub(fns[j].g, gi)
-			if l := geom.Dot(e1, e1); l > 0 {
-				if t := -geom.Dot(gi, e1) / l; t > 0 && t < 1 {
-					keep(geom.Add(gi, geom.Scale(t, e1)))
+			gj := &fns[j].G
+			ux, uy, uz := gj[0]-gx, gj[1]-gy, gj[2]-gz
+			a11 := ux*ux + uy*uy + uz*uz
+			b1 := -(gx*ux + gy*uy + gz*uz)
+			if a11 > 0 {
+				if t := b1 / a11; t > 0 && t < 1 {
+					keep(gx+t*ux, gy+t*uy, gz+t*uz)
 				}
 			}
 			for k := j + 1; k < len(fns); k++ {
-				e2 := geom.Sub(fns[k].g, gi)
-				a11, a12, a22 := geom.Dot(e1, e1), geom.Dot(e1, e2), geom.Dot(e2, e2)
-				b1, b2 := -geom.Dot(gi, e1), -geom.Dot(gi, e2)
+				gk := &fns[k].G
+				vx, vy, vz := gk[0]-gx, gk[1]-gy, gk[2]-gz
+				a12, a22 := ux*vx+uy*vy+uz*vz, vx*vx+vy*vy+vz*vz
+				b2 := -(gx*vx + gy*vy + gz*vz)
 				det := a11*a22 - a12*a12
 				if !(det > 1e-12*a11*a22) {
 					continue
 				}
 				s, t := (b1*a22-b2*a12)/det, (b2*a11-b1*a12)/det
 				if s > 0 && t > 0 && s+t < 1 {
-					keep(geom.Add(gi, geom.Add(geom.Scale(s, e1), geom.Scale(t, e2))))
+					keep(gx+(s*ux+t*vx), gy+(s*uy+t*vy), gz+(s*uz+t*vz))
 				}
 			}
 		}
 	}
 	// The nearest point p has p·g ≥ |p|² for every g; when the shortest
 	// candidate fails that, the origin is inside the hull.
-	for _, fn := range fns {
-		if geom.Dot(best, fn.g) < bestN*(1-1e-9) {
+	for i := range fns {
+		g := &fns[i].G
+		if bx*g[0]+by*g[1]+bz*g[2] < bestN*(1-1e-9) {
 			return geom.Vec{}
 		}
 	}
-	return best
+	return geom.Vec{bx, by, bz}
 }
 
 // stallWatch ends rounds of work that have stopped paying: after

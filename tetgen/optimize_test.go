@@ -46,6 +46,19 @@ func TestMinSine(t *testing.T) {
 	}
 }
 
+// nearFlat returns positions for vertex k of tet p: where it is, near
+// the plane or the line of others (down to 1e−15 off), and on another.
+func nearFlat(rng *rand.Rand, p [4]geom.Vec, k int) [4]geom.Vec {
+	a, b, c := p[(k+1)%4], p[(k+2)%4], p[(k+3)%4]
+	e := math.Pow(10, -15*rng.Float64())
+	return [4]geom.Vec{
+		p[k],
+		geom.Add(geom.Add(a, geom.Scale(rng.Float64(), geom.Sub(b, a))), geom.Add(geom.Scale(rng.Float64(), geom.Sub(c, a)), geom.Vec{0, 0, e})),
+		geom.Add(geom.Add(a, geom.Scale(rng.Float64(), geom.Sub(b, a))), geom.Vec{e, -e, e}),
+		a,
+	}
+}
+
 // minSine and tri.idsMinSine (from the mesh's coordinates) give the bits
 // of the same formula in geom's vector form, on random tets flat in z,
 // with a repeated vertex, and with a vertex near the plane or the line
@@ -73,14 +86,7 @@ func TestIdsMinSine(t *testing.T) {
 	m := &tri{c: []int32{0, 1, 2, 3, 0, 0, 0, 0}}
 	for i, p := range testTets(100000) {
 		k := i % 4
-		a, b, c := p[(k+1)%4], p[(k+2)%4], p[(k+3)%4]
-		e := math.Pow(10, -15*rng.Float64())
-		for j, x := range []geom.Vec{
-			p[k],
-			geom.Add(geom.Add(a, geom.Scale(rng.Float64(), geom.Sub(b, a))), geom.Add(geom.Scale(rng.Float64(), geom.Sub(c, a)), geom.Vec{0, 0, e})),
-			geom.Add(geom.Add(a, geom.Scale(rng.Float64(), geom.Sub(b, a))), geom.Vec{e, -e, e}),
-			a,
-		} {
+		for j, x := range nearFlat(rng, p, k) {
 			q := p
 			q[k] = x
 			m.xyz = m.xyz[:0]
@@ -95,6 +101,39 @@ func TestIdsMinSine(t *testing.T) {
 				t.Fatalf("tet %d %v (case %d): idsMinSine %v, vector form %v", i, q, j, got, want)
 			}
 		}
+	}
+}
+
+// outOfWindow leaves out of an ascent's window only tets that
+// tetmesh.DihedralSineDiffs leaves out, which the ascents' sines rely on
+// to give the same steps: on random tets flat in z, with a repeated
+// vertex, and with a vertex near the plane or the line of others (down
+// to 1e−15 off), against limits around each tet's minSine down to its
+// last bits, where a margin below minSine's rounding would fail.
+func TestOutOfWindow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	out := 0
+	for i, p := range testTets(50000) {
+		k := i % 4
+		for _, x := range nearFlat(rng, p, k) {
+			q := p
+			q[k] = x
+			s := minSine(q[0], q[1], q[2], q[3])
+			for _, limit := range []float64{s - 2e-9, s - 1e-9, s - 1e-12, math.Nextafter(s, 0), s, s + 1e-9, 0.2, 0.5} {
+				if !outOfWindow(s, limit) {
+					continue
+				}
+				out++
+				var fns [6]ascentFn
+				if tetmesh.DihedralSineDiffs(&fns, &q, k, 1e-7, limit) {
+					sines := tetmesh.DihedralSines(q[0], q[1], q[2], q[3])
+					t.Fatalf("tet %d %v: minSine %v out of the window below %v, but the sines %v are not", i, q, s, limit, sines)
+				}
+			}
+		}
+	}
+	if out < 50000 {
+		t.Errorf("only %d tets out of a window", out)
 	}
 }
 

@@ -212,6 +212,9 @@ type apexWorker struct {
 	a     ascent
 	nrm   []geom.Vec
 	sines int
+	// faceSines holds each face's sine at the last point apexObjective
+	// evaluated (see ascent.known).
+	faceSines []float64
 	// worst is the face that rejected the last point apexObjective
 	// refused: it tests that one first, since a halved step is mostly
 	// refused by the same face (82 % of refusals on the aneurysm).
@@ -226,18 +229,22 @@ type apexWorker struct {
 // starObjective); it is charged for every face all the same.
 func (w *apexWorker) apexObjective(bnd [][3]geom.Vec, p geom.Vec, floor float64) float64 {
 	w.sines += len(bnd)
+	w.faceSines = slices.Grow(w.faceSines[:0], len(bnd))[:len(bnd)]
 	// The faces and p by pointer: minSine's values go through the stack.
 	f := &bnd[w.worst]
 	obj := pointsMinSine(&f[0], &f[1], &f[2], &p)
 	if obj <= floor {
 		return math.Inf(-1)
 	}
+	w.faceSines[w.worst] = obj
 	for i := range bnd {
 		if i == w.worst {
 			continue
 		}
 		f := &bnd[i]
-		if obj = min(obj, pointsMinSine(&f[0], &f[1], &f[2], &p)); obj <= floor {
+		s := pointsMinSine(&f[0], &f[1], &f[2], &p)
+		w.faceSines[i] = s
+		if obj = min(obj, s); obj <= floor {
 			w.worst = i
 			return math.Inf(-1)
 		}
@@ -271,14 +278,14 @@ func (w *apexWorker) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64
 	dist := func(x geom.Vec, _ float64) []ascentFn {
 		a.fns = a.fns[:0]
 		for i, f := range bnd {
-			a.fns = append(a.fns, ascentFn{geom.Dot(nrm[i], geom.Sub(x, f[0])), nrm[i]})
+			a.fns = append(a.fns, ascentFn{F: geom.Dot(nrm[i], geom.Sub(x, f[0])), G: nrm[i]})
 		}
 		return a.fns
 	}
 	nearest := func(y geom.Vec, _ float64) (float64, geom.Vec) {
 		lo := math.Inf(1)
 		for _, fn := range dist(y, 0) {
-			lo = min(lo, fn.f)
+			lo = min(lo, fn.F)
 		}
 		return lo, y
 	}
@@ -289,18 +296,26 @@ func (w *apexWorker) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64
 	if math.IsInf(cur, -1) {
 		return x, cur
 	}
+	a.evaluated(x, cur)
 	sines := func(x geom.Vec, cur float64) []ascentFn {
 		h := 1e-7 * step
-		a.fns = a.fns[:0]
-		for _, f := range bnd {
+		lim, known := a.window(x, cur, len(bnd))
+		for i, f := range bnd {
 			// Only the sines near the smallest, as in smoothing's ascent
 			// (ascend).
-			if a.addSines([4]geom.Vec{f[0], f[1], f[2], x}, 3, h, cur+ascentWindow) {
+			if known && outOfWindow(w.faceSines[i], lim) {
+				continue
+			}
+			if a.addSines(&[4]geom.Vec{f[0], f[1], f[2], x}, 3, h, lim) {
 				w.sines += 3
 			}
 		}
 		return a.fns
 	}
-	objective := func(y geom.Vec, floor float64) (float64, geom.Vec) { return w.apexObjective(bnd, y, floor), y }
+	objective := func(y geom.Vec, floor float64) (float64, geom.Vec) {
+		obj := w.apexObjective(bnd, y, floor)
+		a.evaluated(y, obj)
+		return obj, y
+	}
 	return a.climb(x, cur, 4*ascentSteps, step, sines, objective, same)
 }

@@ -21,18 +21,28 @@ func DihedralSines(a, b, c, d geom.Vec) [6]float64 {
 	return s
 }
 
-// DihedralSineDiffs returns, when the smallest of DihedralSines(p[0],
-// p[1], p[2], p[3]) is at most limit, those sines and their forward
-// differences in vertex k: g[j][ax] = (s′[j] − s[j])/h, with s′ the sines
-// DihedralSines gives with h added to p[k][ax]. All of them are the same
-// bits as DihedralSines', with less work: the face opposite k keeps its
-// normal and length when k moves, the sines' clamp is left out (a cosine
-// beyond ±1 gives a sine of 0 either way), and most tets with every sine
-// above limit are ruled out by products before any square root or
-// division. ok is false, and s and g zero, when every sine is above
-// limit. Smoothing's ascent calls it for every tet of every star it
-// moves, so it is written out in scalars like dihedralCosines.
-func DihedralSineDiffs(p [4]geom.Vec, k int, h, limit float64) (s [6]float64, g [6]geom.Vec, ok bool) {
+// SineDiff is a dihedral sine and its forward differences in the
+// coordinates of a moving vertex (DihedralSineDiffs).
+type SineDiff struct {
+	F float64
+	G geom.Vec
+}
+
+// DihedralSineDiffs writes to out, when the smallest of
+// DihedralSines(p[0], p[1], p[2], p[3]) is at most limit, those sines
+// (F) and their forward differences in vertex k: G[ax] = (s′ − s)/h,
+// with s′ the sine DihedralSines gives with h added to p[k][ax]. All of
+// them are the same bits as DihedralSines', with less work: the face
+// opposite k keeps its normal and length when k moves, the sines' clamp
+// is left out (a cosine beyond ±1 gives a sine of 0 either way), and
+// most tets with every sine above limit are ruled out by products
+// before any square root or division. It reports whether it wrote them
+// (out is left as it was when every sine is above limit). Smoothing's
+// ascent calls it for every tet of every star it moves, so it is
+// written out in scalars like dihedralCosines, and writes in place:
+// returned by value, the sines took a fifth as long again to copy into
+// the ascent's list as to compute.
+func DihedralSineDiffs(out *[6]SineDiff, p *[4]geom.Vec, k int, h, limit float64) bool {
 	n0x, n0y, n0z := faceNormal(p[1], p[2], p[3])
 	n1x, n1y, n1z := faceNormal(p[0], p[3], p[2])
 	n2x, n2y, n2z := faceNormal(p[0], p[1], p[3])
@@ -54,15 +64,15 @@ func DihedralSineDiffs(p [4]geom.Vec, k int, h, limit float64) (s [6]float64, g 
 	b := limit + 1e-9
 	if f := 1 - b*b - 1e-10; c23*c23 < f*q2*q3 && c13*c13 < f*q1*q3 && c12*c12 < f*q1*q2 &&
 		c03*c03 < f*q0*q3 && c02*c02 < f*q0*q2 && c01*c01 < f*q0*q1 {
-		return s, g, false
+		return false
 	}
 	l0, l1, l2, l3 := math.Sqrt(q0), math.Sqrt(q1), math.Sqrt(q2), math.Sqrt(q3)
-	s = sinesFrom(c23, c13, c12, c03, c02, c01, l0, l1, l2, l3)
+	s := sinesFrom(c23, c13, c12, c03, c02, c01, l0, l1, l2, l3)
 	if min(s[0], s[1], s[2], s[3], s[4], s[5]) > limit {
-		return [6]float64{}, g, false
+		return false
 	}
 	for ax := range 3 {
-		q := p
+		q := *p
 		q[k][ax] += h
 		m0x, m0y, m0z, m0 := n0x, n0y, n0z, l0
 		m1x, m1y, m1z, m1 := n1x, n1y, n1z, l1
@@ -87,10 +97,13 @@ func DihedralSineDiffs(p [4]geom.Vec, k int, h, limit float64) (s [6]float64, g 
 		t := sinesFrom(m2x*m3x+m2y*m3y+m2z*m3z, m1x*m3x+m1y*m3y+m1z*m3z, m1x*m2x+m1y*m2y+m1z*m2z,
 			m0x*m3x+m0y*m3y+m0z*m3z, m0x*m2x+m0y*m2y+m0z*m2z, m0x*m1x+m0y*m1y+m0z*m1z, m0, m1, m2, m3)
 		for j := range t {
-			g[j][ax] = (t[j] - s[j]) / h
+			out[j].G[ax] = (t[j] - s[j]) / h
 		}
 	}
-	return s, g, true
+	for j := range s {
+		out[j].F = s[j]
+	}
+	return true
 }
 
 // sinesFrom returns DihedralSines from the dot products cᵢⱼ of the face

@@ -73,19 +73,23 @@ func sineTets(n int) [][4]geom.Vec {
 
 // DihedralSineDiffs gives DihedralSines' bits: at p, and with each
 // coordinate of each vertex moved, on random and near-degenerate tets;
-// and it leaves out a tet exactly when all of DihedralSines' are above
-// the limit.
+// and it leaves out a tet, writing nothing, exactly when all of
+// DihedralSines' are above the limit.
 func TestDihedralSineDiffs(t *testing.T) {
 	for i, p := range sineTets(200000) {
 		k := i % 4
 		h := math.Pow(10, -float64(3+i%8))
 		for _, limit := range []float64{0, 0.2, 0.5, 0.9, 1} {
-			s, g, ok := DihedralSineDiffs(p, k, h, limit)
+			out := [6]SineDiff{{F: math.NaN()}}
+			ok := DihedralSineDiffs(&out, &p, k, h, limit)
 			want := DihedralSines(p[0], p[1], p[2], p[3])
 			if keep := min(want[0], want[1], want[2], want[3], want[4], want[5]) <= limit; ok != keep {
 				t.Fatalf("tet %d %v, limit %g: ok %v, sines %v", i, p, limit, ok, want)
 			}
 			if !ok {
+				if !math.IsNaN(out[0].F) || out[1] != (SineDiff{}) {
+					t.Fatalf("tet %d %v, limit %g: left out but written: %v", i, p, limit, out)
+				}
 				continue
 			}
 			for ax := range 3 {
@@ -93,9 +97,9 @@ func TestDihedralSineDiffs(t *testing.T) {
 				q[k][ax] += h
 				moved := DihedralSines(q[0], q[1], q[2], q[3])
 				for j := range want {
-					if s[j] != want[j] || g[j][ax] != (moved[j]-want[j])/h {
+					if out[j].F != want[j] || out[j].G[ax] != (moved[j]-want[j])/h {
 						t.Fatalf("tet %d %v, vertex %d axis %d, sine %d: %v %v, want %v %v", i, p, k, ax, j,
-							s[j], g[j][ax], want[j], (moved[j]-want[j])/h)
+							out[j].F, out[j].G[ax], want[j], (moved[j]-want[j])/h)
 					}
 				}
 			}

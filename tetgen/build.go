@@ -173,8 +173,9 @@ type mesher struct {
 	cavSide [][4]uint8 // insertForced's: per cavity tet, whether v sees each face
 	start   time.Time
 
-	// starSines holds starObjective's sine of each star tet.
-	starSines []float64
+	// starSines holds starObjective's sine of each star tet, ringSines
+	// flipBetter's of each tet of a ring.
+	starSines, ringSines []float64
 
 	// ringTets and ringLink hold flipBetter's edge rings.
 	ringTets, ringLink []int32

@@ -505,8 +505,9 @@ func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float6
 	// below the target.
 	before, acute := 1.0, optTarget
 	for _, u := range tets {
-		before = min(before, m.tetMinSine(u))
-		acute = min(acute, m.cappedDihedral(m.tet(u)))
+		s := m.tetMinSine(u)
+		before = min(before, s)
+		acute = min(acute, m.cappedSine(m.tet(u), s))
 	}
 	keep := func(tr [3]int32) bool { return !ms.voidTriangle(tr, link) }
 	var buf ringBuf

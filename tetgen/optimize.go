@@ -304,8 +304,8 @@ func (ms *mesher) smooth(v int32) bool {
 	star := ms.buf
 	worst := 0 // index in star of the worst tet: tested first, it rejects most candidates
 	orig := m.pos(v)
-	guard := ms.starGuard(star)
-	best, bestQ := orig, ms.starObjective(star, &worst, guard, math.Inf(-1))
+	bestQ, guard := ms.starStart(star, &worst)
+	best := orig
 	if math.IsInf(bestQ, -1) {
 		return false
 	}
@@ -357,10 +357,9 @@ func (ms *mesher) smoothFor(v int32, a *ascent) bool {
 	m := ms.m
 	ms.buf = m.star(v, ms.buf)
 	star := ms.buf
-	guard := ms.starGuard(star)
 	a.worst = 0
 	orig := m.pos(v)
-	cur := ms.starObjective(star, &a.worst, guard, math.Inf(-1))
+	cur, guard := ms.starStart(star, &a.worst)
 	if math.IsInf(cur, -1) {
 		return false
 	}
@@ -439,8 +438,11 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 			continue
 		}
 		before := 1.0
+		ms.ringSines = ms.ringSines[:0]
 		for _, u := range tets {
-			before = min(before, m.tetMinSine(u))
+			s := m.tetMinSine(u)
+			ms.ringSines = append(ms.ringSines, s)
+			before = min(before, s)
 		}
 		// A void needs two boundary vertices in the link: most rings
 		// have none, and need no check.
@@ -455,7 +457,7 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 			keep = func(tr [3]int32) bool { return !ms.voidTriangle(tr, link) }
 		}
 		if ms.keepAcute {
-			keep = ms.acuteKept(tets, x, y, keep)
+			keep = ms.acuteKept(tets, ms.ringSines, x, y, keep)
 		}
 		if m.removeRing(x, y, tets, link, nil, keep, score, before*1.05) {
 			return true
@@ -471,7 +473,8 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 		if ms.isBoundaryVertex(d) && ms.isBoundaryVertex(e) {
 			continue // the new edge d–e would join two boundary vertices
 		}
-		before := min(m.tetMinSine(t), m.tetMinSine(o>>2))
+		st, so := m.tetMinSine(t), m.tetMinSine(o>>2)
+		before := min(st, so)
 		abc := m.faceVerts(f)
 		after := 1.0
 		for i := 0; i < 3; i++ {
@@ -479,7 +482,7 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 			after = min(after, score([4]int32{abc[i], abc[(i+1)%3], e, d}))
 		}
 		if after > before*1.05 && ms.keepAcute {
-			acute := min(m.cappedDihedral(q), m.cappedDihedral(m.tet(o>>2)))
+			acute := min(m.cappedSine(q, st), m.cappedSine(m.tet(o>>2), so))
 			for i := 0; i < 3; i++ {
 				if m.dihedralBelow([]int32{abc[i], abc[(i+1)%3], e, d}, acute) {
 					after = 0
@@ -494,15 +497,15 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 }
 
 // acuteKept returns keep (nil: any) that also refuses a triangle of the
-// link of edge x–y, whose tets are given, when a tet it makes with x or
-// y has an angle below their smallest acute one or optTarget: with
-// keepAcute set, a flip may raise the smallest sine only as smoothing
-// does.
-func (ms *mesher) acuteKept(tets []int32, x, y int32, keep func(tr [3]int32) bool) func(tr [3]int32) bool {
+// link of edge x–y, whose tets and their minSines are given, when a tet
+// it makes with x or y has an angle below their smallest acute one or
+// optTarget: with keepAcute set, a flip may raise the smallest sine only
+// as smoothing does.
+func (ms *mesher) acuteKept(tets []int32, sines []float64, x, y int32, keep func(tr [3]int32) bool) func(tr [3]int32) bool {
 	m := ms.m
 	acute := optTarget
-	for _, u := range tets {
-		acute = min(acute, m.cappedDihedral(m.tet(u)))
+	for i, u := range tets {
+		acute = min(acute, m.cappedSine(m.tet(u), sines[i]))
 	}
 	return func(tr [3]int32) bool {
 		if m.dihedralBelow([]int32{tr[0], tr[1], tr[2], x}, acute) || m.dihedralBelow([]int32{tr[0], tr[1], tr[2], y}, acute) {
@@ -606,16 +609,38 @@ func (a *ascent) window(x geom.Vec, cur float64, n int) (limit float64, known bo
 // small the sines), far less than the margin of 1e-10 on them.
 func outOfWindow(s, limit float64) bool { return s*s > limit*limit+1e-10 }
 
-// starGuard returns the smallest dihedral angle a move of a vertex may
-// leave in its star: the smallest sine may be an obtuse angle's, so
+// starStart returns starObjective(star, worst, guard, −Inf) where the
+// moving vertex is, and guard, the smallest dihedral angle a move of it
+// may leave in its star: the smallest sine may be an obtuse angle's, so
 // raising it can lower the star's smallest angle, which may not fall
-// below where it was, or below the target.
-func (ms *mesher) starGuard(star []int32) float64 {
-	guard := optTarget
-	for _, t := range star {
-		guard = min(guard, ms.m.cappedDihedral(ms.m.tet(t)))
+// below where it was, or below the target. The objective is taken with
+// a guard of 0, which refuses nothing, as the star's own guard would
+// not (it is no more than any of its tets' angles); the sines it leaves
+// in ms.starSines spare most tets their cosines (cappedSine).
+func (ms *mesher) starStart(star []int32, worst *int) (obj, guard float64) {
+	obj = ms.starObjective(star, worst, 0, math.Inf(-1))
+	if math.IsInf(obj, -1) {
+		return obj, 0
 	}
-	return guard
+	guard = optTarget
+	for i, t := range star {
+		guard = min(guard, ms.m.cappedSine(ms.m.tet(t), ms.starSines[i]))
+	}
+	return obj, guard
+}
+
+// clearOfTarget is guardSine2(optTarget): a tet whose minSine squared is
+// above it has no dihedral angle below optTarget.
+var clearOfTarget = guardSine2(optTarget)
+
+// cappedSine is cappedDihedral(q) for the tet q whose minSine is s,
+// without its cosines when s clears clearOfTarget (most tets): it is
+// then optTarget.
+func (m *tri) cappedSine(q []int32, s float64) float64 {
+	if s*s > clearOfTarget {
+		return optTarget
+	}
+	return m.cappedDihedral(q)
 }
 
 // starObjective returns the smallest minSine over star, with the moving

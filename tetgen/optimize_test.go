@@ -350,6 +350,71 @@ func TestGuardSine2(t *testing.T) {
 	}
 }
 
+// cappedSine gives cappedDihedral's bits, from the tet's minSine: on
+// random tets, on slivers, caps and needles, and on tets whose smallest
+// angle is just above or below optTarget, where clearOfTarget's margin
+// is all that keeps it right.
+func TestCappedSine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	m := &tri{c: []int32{0, 1, 2, 3, 0, 0, 0, 0}}
+	cleared, near := 0, 0
+	for i := range 200000 {
+		var p [4]geom.Vec
+		for j := range p {
+			p[j] = geom.Vec{rng.Float64(), rng.Float64(), rng.Float64()}
+		}
+		if i%2 == 1 { // flatten: slivers, caps and needles
+			h := math.Pow(10, -4*rng.Float64())
+			for j := range p {
+				p[j][2] *= h
+			}
+		}
+		if i%3 == 0 { // flattened in z until the smallest angle is optTarget, give or take 1e-9
+			flat := func(f float64) [4]geom.Vec {
+				r := p
+				for j := range r {
+					r[j][2] *= f
+				}
+				return r
+			}
+			angle := func(f float64) float64 {
+				r := flat(f)
+				return tetmesh.MinDihedral(r[0], r[1], r[2], r[3])
+			}
+			lo, hi := 1e-6, 1.0
+			if angle(hi) < optTarget {
+				continue
+			}
+			for range 60 {
+				if mid := (lo + hi) / 2; angle(mid) < optTarget*(1+2e-9*(rng.Float64()-0.5)) {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			p = flat(hi)
+		}
+		m.xyz = m.xyz[:0]
+		for _, v := range p {
+			m.xyz = append(m.xyz, v[0], v[1], v[2])
+		}
+		q := m.tet(0)
+		s := m.idsMinSine(0, 1, 2, 3)
+		if s*s > clearOfTarget {
+			cleared++
+		}
+		if d := tetmesh.MinDihedral(p[0], p[1], p[2], p[3]); math.Abs(d-optTarget) < 1e-8 {
+			near++
+		}
+		if got, want := m.cappedSine(q, s), m.cappedDihedral(q); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("tet %v: minSine %.17g, cappedSine %.17g, cappedDihedral %.17g", p, s, got, want)
+		}
+	}
+	if cleared < 30000 || near < 10000 {
+		t.Errorf("only %d of the tets cleared the bound, %d near optTarget", cleared, near)
+	}
+}
+
 // bestRing asks keep, the orientations and the scores once per triangle
 // of the link polygon, for all the triangulations that share it: its
 // choice and the work it charges are those of asking for every
@@ -379,10 +444,12 @@ func TestBestRingShared(t *testing.T) {
 				continue
 			}
 			before := 1.0
+			var sines []float64
 			for _, u := range tets {
-				before = min(before, score([4]int32(m.tet(u))))
+				sines = append(sines, score([4]int32(m.tet(u))))
+				before = min(before, sines[len(sines)-1])
 			}
-			keep := ms.acuteKept(tets, x, y, func(tr [3]int32) bool { return !ms.voidTriangle(tr, link) })
+			keep := ms.acuteKept(tets, sines, x, y, func(tr [3]int32) bool { return !ms.voidTriangle(tr, link) })
 			for _, floor := range []float64{1.05 * before, math.Inf(-1)} {
 				// The reference: every triangulation, every triangle.
 				var want [][4]int32

@@ -177,7 +177,8 @@ type mesher struct {
 	// flipBetter's of each tet of a ring.
 	starSines, ringSines []float64
 
-	// ringTets and ringLink hold flipBetter's edge rings.
+	// ringTets and ringLink hold flipBetter's edge rings and
+	// removeSurfaceEdge's fans.
 	ringTets, ringLink []int32
 
 	// reinsertSliver's boundary faces and ascents, and runApexJobs'

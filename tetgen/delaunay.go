@@ -100,6 +100,9 @@ type tri struct {
 	// ringMemo holds the scores of bestRing's triangles (valid for those
 	// its current call has scored).
 	ringMemo [ringTris][2]float64
+	// ringAccepted holds the triangles bestRing asks accept about: a
+	// local array passed to accept would be allocated on every call.
+	ringAccepted [maxRemovalRing - 2][3]int32
 
 	// own, when set, makes this tri one worker of a parallel insertion
 	// (parallel.go): it changes only tets it owns (and the links of tets

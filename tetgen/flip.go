@@ -303,8 +303,7 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 	var best [][4]int32
 	bestScore := 0.0
 	// accept's argument, filled only when accept is asked.
-	var tbuf [maxRemovalRing - 2][3]int32
-	tris := tbuf[:n-2]
+	tris := m.ringAccepted[:n-2]
 	// The triangulations share their triangles: keep's answer, the
 	// exact orientations and the scores of each triangle are computed
 	// once (sets of triangles by answer, m.ringMemo for the scores), the
@@ -312,7 +311,28 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 	// triangulation. keep, being a function of the triangle only, need
 	// not be asked of the others of a triangulation it refused one of.
 	var kept, refused, positive, negative, scored uint64
+	// positiveAt reports whether both tets of triangle id are positive.
+	positiveAt := func(id uint8) bool {
+		bit := uint64(1) << id
+		if (positive|negative)&bit == 0 {
+			t := ringTriangle(link, id)
+			if geom.Orient3DAt(m.xyz, t[0], t[1], t[2], y) > 0 && geom.Orient3DAt(m.xyz, t[0], t[2], t[1], x) > 0 {
+				positive |= bit
+			} else {
+				negative |= bit
+			}
+		}
+		return positive&bit != 0
+	}
 	for _, tr := range ringTriangulations[n] {
+		// A triangulation whose first triangle makes a tet that is not
+		// positive is refused before any score is charged, whatever
+		// keep says: asking the orientations first spares keep, which
+		// costs twice as much, nearly half its calls (the lever as
+		// given: 9.4 M → 5.2 M, for 1.7 M more orientations).
+		if !positiveAt(tr.ids[0]) {
+			continue
+		}
 		if keep != nil {
 			for _, id := range tr.ids {
 				if bit := uint64(1) << id; tr.set&refused == 0 && kept&bit == 0 {
@@ -346,14 +366,7 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 			t, bit := ringTriangle(link, id), uint64(1)<<id
 			a, b, c := t[0], t[1], t[2]
 			up, down := [4]int32{a, b, c, y}, [4]int32{a, c, b, x}
-			if (positive|negative)&bit == 0 {
-				if geom.Orient3DAt(m.xyz, a, b, c, y) > 0 && geom.Orient3DAt(m.xyz, a, c, b, x) > 0 {
-					positive |= bit
-				} else {
-					negative |= bit
-				}
-			}
-			if negative&bit != 0 {
+			if !positiveAt(id) {
 				valid = false
 				break
 			}
@@ -401,8 +414,10 @@ func (m *tri) bestRing(buf *ringBuf, x, y int32, link []int32, accept func(tris 
 // surfaceFan returns the tets around edge x–y of tet t when the edge has
 // a subface on each side, the link vertices ordered so that (x, y,
 // link[i], link[i+1]) are the tets' vertices in positive order, and the
-// subfaces holding (x, y, link[0]) and (x, y, link[n−1]).
-func (ms *mesher) surfaceFan(x, y, t int32) (tets, link []int32, f0, f1 int32, ok bool) {
+// subfaces holding (x, y, link[0]) and (x, y, link[n−1]); the tets and
+// the link are appended to tets[:0] and link[:0] (buffers, as ring's).
+func (ms *mesher) surfaceFan(x, y, t int32, tets, link []int32) (_, _ []int32, f0, f1 int32, ok bool) {
+	tets, link = tets[:0], link[:0]
 	m := ms.m
 	// sides returns t's vertices other than x and y, in positive order
 	// with them.
@@ -429,7 +444,7 @@ func (ms *mesher) surfaceFan(x, y, t int32) (tets, link []int32, f0, f1 int32, o
 	for i := 0; ; i++ {
 		_, r, ok := sides(start)
 		if !ok || i > maxRemovalRing {
-			return nil, nil, 0, 0, false
+			return tets[:0], link[:0], 0, 0, false
 		}
 		n := m.c[start<<3|4|int32(slices.Index(m.tet(start), r))]
 		if n < noTet {
@@ -437,14 +452,14 @@ func (ms *mesher) surfaceFan(x, y, t int32) (tets, link []int32, f0, f1 int32, o
 			break
 		}
 		if n < 0 || n>>2 == t {
-			return nil, nil, 0, 0, false
+			return tets[:0], link[:0], 0, 0, false
 		}
 		start = n >> 2
 	}
 	for t = start; ; {
 		p, r, ok := sides(t)
 		if !ok || len(tets) >= maxRemovalRing {
-			return nil, nil, 0, 0, false
+			return tets[:0], link[:0], 0, 0, false
 		}
 		tets = append(tets, t)
 		link = append(link, p)
@@ -453,7 +468,7 @@ func (ms *mesher) surfaceFan(x, y, t int32) (tets, link []int32, f0, f1 int32, o
 			return tets, append(link, r), f0, refSubface(n), true
 		}
 		if n < 0 {
-			return nil, nil, 0, 0, false
+			return tets[:0], link[:0], 0, 0, false
 		}
 		t = n >> 2
 	}
@@ -464,7 +479,8 @@ func (ms *mesher) surfaceFan(x, y, t int32) (tets, link []int32, f0, f1 int32, o
 // reports whether it did.
 func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float64) bool {
 	m, s := ms.m, &ms.s
-	tets, link, f0, f1, ok := ms.surfaceFan(x, y, t)
+	tets, link, f0, f1, ok := ms.surfaceFan(x, y, t, ms.ringTets, ms.ringLink)
+	ms.ringTets, ms.ringLink = tets, link
 	if !ok || f0 == f1 || len(link) < 3 || len(link) > maxRemovalRing ||
 		s.side[2*f0+1] != noTet || s.side[2*f1+1] != noTet {
 		return false

@@ -201,7 +201,7 @@ func TestRemoveSurfaceEdge(t *testing.T) {
 			if !m.alive(b.t) || !ms.isBoundaryVertex(x) || !ms.isBoundaryVertex(y) {
 				continue
 			}
-			tets, link, f0, f1, ok := ms.surfaceFan(x, y, b.t)
+			tets, link, f0, f1, ok := ms.surfaceFan(x, y, b.t, nil, nil)
 			if !ok {
 				continue
 			}

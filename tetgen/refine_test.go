@@ -579,3 +579,34 @@ func TestCloseBornRefinedAsAtTwo(t *testing.T) {
 		t.Errorf("minimum dihedral angle %.2f° below 9°", rep.Quality.MinDihedral)
 	}
 }
+
+// TestNewTetsNearest2 checks newTetsNearest2, written out in scalars,
+// against the vector form it replaced (geom.Dist2 over every corner of
+// every tet), bit for bit, with each vertex's star of a refined mesh as
+// the new tets.
+func TestNewTetsNearest2(t *testing.T) {
+	ms := refineOnly(t, shapes.Cylinder(1, 4, 36, 1), Options{Quality: 1.414})
+	m := ms.m
+	checked := 0
+	for v := int32(0); v < int32(len(ms.kind)); v++ {
+		if m.vt[v] < 0 || !m.alive(m.vt[v]) {
+			continue
+		}
+		m.newTets = m.star(v, m.newTets[:0])
+		want := math.Inf(1)
+		for _, tt := range m.newTets {
+			for _, w := range m.tet(tt) {
+				if w >= 0 && w != v {
+					want = min(want, geom.Dist2(m.pos(v), m.pos(w)))
+				}
+			}
+		}
+		if got := m.newTetsNearest2(v); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("vertex %d: newTetsNearest2 %v, the vector form %v", v, got, want)
+		}
+		checked++
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d vertices checked", checked)
+	}
+}

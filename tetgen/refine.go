@@ -92,26 +92,28 @@ type refiner struct {
 	// vertices refinement starts with, the shortest edge they have).
 	radius2 []float64
 	balls   *protection // where the radius-edge bound does not refine
-	// giveUp counts failed attempts per tet (by its sorted vertices):
-	// a tet whose refinement failed maxAttempts times, or that a rule
-	// refuses outright, is left alone.
-	giveUp map[[4]int32]int
-	// gaveUp holds, per tet slot, the key of the last tet found given up
-	// there (zero, no tet's key, if none). A slot is queued once per tet
-	// judged there, so a given-up tet is taken many times while it lives
-	// (with MergeCoplanar at -q 1.414, 261 k of stlmodels_gearwheel's
-	// 381 k splitTet calls, 392 k of cura_pbr3d_g1_buildplate's 491 k),
-	// and giveUp's lookups were 3.4 % of the gearwheel's CPU profile.
-	// Counts never go down: a key found given up stays so.
-	gaveUp [][4]int32
+	// tries counts, per tet slot, the failed attempts to refine the tet
+	// there (reset when a tet is judged there): a tet whose refinement
+	// failed maxAttempts times, or that a rule refuses outright, is left
+	// alone — its verdict in why becomes tetFine (giveUp). A tet keeps its
+	// slot while it lives, and no tet refinement makes can have the
+	// vertices of one it removed (every new tet has the new vertex), so
+	// the slot stands for the tet. Counted per tet by its sorted vertices
+	// in a map, as before, the given-up tets were found there again from
+	// every stale queue entry of their slot (with MergeCoplanar at
+	// -q 1.414, 392 k of cura_pbr3d_g1_buildplate.stl's 491 k splitTet
+	// calls, 261 k of stlmodels_gearwheel.bin.stl's 381 k); sorting the
+	// keys, the map and a per-slot memo of the given-up keys took 1.2 %
+	// of their instructions (cachegrind).
+	tries []uint8
 	// why holds, per tet slot, what badness said of the tet made there
 	// when it was made, while its vertices were in cache: a tet's verdict
 	// cannot change while it lives (positions do not move during
 	// refinement), except that the vertex cap may end badShape, which
-	// taking a tet checks. Most queued slots hold a good tet or a dead
-	// one (on the icosphere benchmark, all queued first in, first out,
-	// 3.58 M of 3.74 M), and reading the verdict spares reading their
-	// records and vertices.
+	// taking a tet checks, and giving up on it makes it tetFine (tries).
+	// Most queued slots hold a good tet or a dead one (on the icosphere
+	// benchmark, all queued first in, first out, 3.58 M of 3.74 M), and
+	// reading the verdict spares reading their records and vertices.
 	why []uint8
 	// failed holds, per surface split that refinement tried and could
 	// not make (splitKey), m.fills then. A failed split inserts nothing,
@@ -157,12 +159,24 @@ func (ms *mesher) judge(tets []int32) {
 	m, r := ms.m, ms.ref8
 	if n := m.numTets(); len(r.why) < n {
 		r.why = append(r.why, make([]uint8, n-len(r.why))...)
-		r.gaveUp = append(r.gaveUp, make([][4]int32, n-len(r.gaveUp))...)
+		r.tries = append(r.tries, make([]uint8, n-len(r.tries))...)
 	}
 	for _, t := range tets {
 		why := ms.badness(t)
-		r.why[t] = uint8(why)
+		r.why[t], r.tries[t] = uint8(why), 0
 		r.requeue(t, why == badSize)
+	}
+}
+
+// giveUp leaves the tet in slot t alone: every queue entry of the slot
+// finds it fine until another tet is judged there.
+func (r *refiner) giveUp(t int32) { r.why[t] = tetFine }
+
+// triedAndFailed counts a failed attempt to refine the tet in slot t,
+// and gives up on it after maxAttempts.
+func (r *refiner) triedAndFailed(t int32) {
+	if r.tries[t]++; r.tries[t] >= maxAttempts {
+		r.giveUp(t)
 	}
 }
 
@@ -307,7 +321,7 @@ func (ms *mesher) refine() error {
 // and queues every tet.
 func (ms *mesher) startRefine() *refiner {
 	m := ms.m
-	r := &refiner{giveUp: map[[4]int32]int{}, failed: map[[3]int32]uint64{}}
+	r := &refiner{failed: map[[3]int32]uint64{}}
 	ms.ref8 = r
 	lo, hi := ms.bounds()
 	ms.minEdge2 = math.Pow(minRefineEdge*math.Sqrt(geom.Dist2(lo, hi)), 2)
@@ -483,27 +497,19 @@ func (ms *mesher) vertexSizing(q []int32) float64 {
 // it encroaches.
 func (ms *mesher) splitTet(t int32, why int) {
 	m, r := ms.m, ms.ref8
-	key := sortedTet(m.tet(t))
-	if r.gaveUp[t] == key {
-		return
-	}
-	if r.giveUp[key] >= maxAttempts {
-		r.gaveUp[t] = key
-		return
-	}
 	cc, r2 := m.tetCircumcentre(t)
 	// The local rules that end refinement (see the top of the file).
 	shape, floor2 := why == badShape, sizeGap*sizeGap*r2
 	r.born = shape && ms.opt.Quality < growingBound && r.closeBorn[ms.parent(t)]
 	if r.born && r2 <= closeBornBound*closeBornBound*m.shapeOf(t).short {
-		r.giveUp[key] = maxAttempts
+		r.giveUp(t)
 		return
 	}
 	if shape {
 		f := parentFraction
 		if ms.opt.Quality < growingBound && !r.born {
 			if ms.acrossSmallAngle(t) {
-				r.giveUp[key] = maxAttempts
+				r.giveUp(t)
 				return
 			}
 			f = 1
@@ -517,7 +523,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 		// the way is split if the point encroaches it.
 		ms.popVertex()
 		if n := m.across(blocked); n >= noTet || !ms.encroaches(cc, refSubface(n)) || !ms.splitSubfaceRefine(refSubface(n), shape) {
-			r.giveUp[key] = maxAttempts
+			r.giveUp(t)
 			return
 		}
 		r.requeue(t, !shape)
@@ -525,7 +531,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 	}
 	if m.hasVertexAt(t0, cc) >= 0 {
 		ms.popVertex()
-		r.giveUp[key] = maxAttempts
+		r.giveUp(t)
 		return
 	}
 	m.findCavity(v, t0)
@@ -554,13 +560,13 @@ func (ms *mesher) splitTet(t int32, why int) {
 		if !split && fine {
 			// Only protected core facets are in the way: no other
 			// attempt can do better.
-			r.giveUp[key] = maxAttempts
+			r.giveUp(t)
 			return
 		}
 		if !split {
 			// Taken again at once, it would fail the same way: it waits
 			// in the queue for the insertions around it.
-			r.giveUp[key]++
+			r.triedAndFailed(t)
 		}
 		r.requeue(t, split && !shape)
 		return
@@ -568,7 +574,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 	if !m.starShape(v, t0) {
 		m.clearMarks()
 		ms.popVertex()
-		r.giveUp[key]++
+		r.triedAndFailed(t)
 		r.tets = append(r.tets, t)
 		return
 	}
@@ -576,7 +582,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 	if d2 < centreGap*centreGap*r2 || d2 < floor2 || shape && r.balls.covers(cc) {
 		m.clearMarks()
 		ms.popVertex()
-		r.giveUp[key] = maxAttempts
+		r.giveUp(t)
 		return
 	}
 	m.fillCavity(v)

@@ -276,16 +276,20 @@ func (w *apexWorker) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64
 	step := 0.2 * size / float64(len(bnd))
 	a := &w.a
 	dist := func(x geom.Vec, _ float64) []ascentFn {
-		a.fns = a.fns[:0]
-		for i, f := range bnd {
-			a.fns = append(a.fns, ascentFn{F: geom.Dot(nrm[i], geom.Sub(x, f[0])), G: nrm[i]})
+		a.fns = slices.Grow(a.fns[:0], len(bnd))[:len(bnd)]
+		for i := range bnd {
+			// geom.Dot(n, geom.Sub(x, o)) in scalars: geom's vectors,
+			// and each face ranged over, were copied through the stack.
+			n, o := &nrm[i], &bnd[i][0]
+			a.fns[i] = ascentFn{F: n[0]*(x[0]-o[0]) + n[1]*(x[1]-o[1]) + n[2]*(x[2]-o[2]), G: *n}
 		}
 		return a.fns
 	}
 	nearest := func(y geom.Vec, _ float64) (float64, geom.Vec) {
 		lo := math.Inf(1)
-		for _, fn := range dist(y, 0) {
-			lo = min(lo, fn.F)
+		fs := dist(y, 0)
+		for i := range fs {
+			lo = min(lo, fs[i].F)
 		}
 		return lo, y
 	}

@@ -205,15 +205,19 @@ func eachCorpusBuild(t *testing.T, check func(t *testing.T, name string, p *form
 // end next to its medial core: splits for the core's sizing at tets that
 // were not Delaunay put points by existing vertices, and the radius-edge
 // bound chased the pairs until the vertex cap stopped it at 796 k tets
-// (tetgen/refine.go, sizeGap).
+// (tetgen/refine.go, sizeGap). With MergeCoplanar it did so again (847 k
+// tets) until a flat tet with short edges no longer counted as too big
+// for the sizing (tetgen/refine.go, badness).
 func TestBuildBackToBackEnds(t *testing.T) {
 	dir := corpus.Dir(t)
-	_, rep, err := pfmesh.Build(filepath.Join(dir, "openscad-testing_issue1580-back-to-back.stl"), pfmesh.Options{Modulus: 1e6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.ExactMesh == nil || rep.ExactMesh.QualityCapped {
-		t.Errorf("refinement reached the vertex cap (%d tets)", rep.Tets)
+	for _, merge := range []bool{false, true} {
+		_, rep, err := pfmesh.Build(filepath.Join(dir, "openscad-testing_issue1580-back-to-back.stl"), pfmesh.Options{Modulus: 1e6, MergeCoplanar: merge})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.ExactMesh == nil || rep.ExactMesh.QualityCapped {
+			t.Errorf("MergeCoplanar %v: refinement reached the vertex cap (%d tets)", merge, rep.Tets)
+		}
 	}
 }
 

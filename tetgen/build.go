@@ -44,9 +44,9 @@ type Options struct {
 	// returns true (a core given by an inside test rather than a surface).
 	Core func(p geom.Vec) bool
 	// Sizing, when set, gives a target edge length at each point: tets
-	// too big for the smallest target at their vertices (circumradius
-	// above that of the regular tet of that edge) are refined. It is
-	// called once per vertex.
+	// too big for the smallest target at their vertices (longest edge
+	// above it, and circumradius above that of the regular tet of that
+	// edge) are refined. It is called once per vertex.
 	Sizing func(p geom.Vec) float64
 	// Progress, when set, is called with the stage name and the fraction
 	// done.

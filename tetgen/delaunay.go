@@ -65,7 +65,8 @@ type tri struct {
 	shape    []uint8 // per new tet, where fillCavity put v (coneSlots)
 	link     faceLinker
 	cone     coneLinker
-	vseen    stamps // the vertices on the cavity boundary
+	vseen    stamps  // the vertices on the cavity boundary
+	bverts   []int32 // the same, listed (markBoundaryVertices)
 	rng      uint64
 	// fills counts filled cavities: during refinement, where a filled
 	// cavity is the only change to the tets, an unchanged count means an

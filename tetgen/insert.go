@@ -497,13 +497,14 @@ func (m *tri) lostVertex() int32 {
 
 // markBoundaryVertices stamps the vertices of the cavity's boundary
 // faces, for onCavityBoundary: a stamp per vertex instead of a set built
-// for every insertion.
+// for every insertion. It lists them in m.bverts, once each.
 func (m *tri) markBoundaryVertices() {
 	m.vseen.next(len(m.vt))
+	m.bverts = m.bverts[:0]
 	for _, f := range m.bnd {
 		for _, u := range m.faceVerts(f) {
-			if u >= 0 {
-				m.vseen.mark(u)
+			if u >= 0 && m.vseen.mark(u) {
+				m.bverts = append(m.bverts, u)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package tetgen
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -605,5 +606,48 @@ func TestNewTetsNearest2(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Fatalf("only %d vertices checked", checked)
+	}
+}
+
+// TestCavityNearest2 checks cavityNearest2, which reads the boundary
+// vertices starShape's last markBoundaryVertices listed, against the
+// loop over every corner of every boundary face that it replaced, bit
+// for bit, on the cavities of points inside a refined cylinder (random
+// points, and points at tets' circumcentres, as refinement asks).
+func TestCavityNearest2(t *testing.T) {
+	ms := refineOnly(t, shapes.Cylinder(1, 4, 36, 1), Options{Quality: 1.414})
+	m := ms.m
+	rng := rand.New(rand.NewPCG(1, 2))
+	checked := 0
+	for i := 0; i < 4000; i++ {
+		t0 := int32(rng.IntN(m.numTets()))
+		if !m.alive(t0) || m.isGhost(t0) {
+			continue
+		}
+		p, _ := m.tetCircumcentre(t0)
+		if i%2 == 0 {
+			p = geom.Vec{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64() * 4}
+		}
+		v := ms.addVertex(p, vVolume, -1, onNone)
+		if at, blocked := m.locate(v, t0); blocked < 0 && m.hasVertexAt(at, p) < 0 {
+			m.findCavity(v, at)
+			if m.starShape(v, at) {
+				want := math.Inf(1)
+				for _, f := range m.bnd {
+					for _, u := range m.faceVerts(f) {
+						want = min(want, geom.Dist2(m.pos(u), p))
+					}
+				}
+				if got := m.cavityNearest2(p); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("point %v: cavityNearest2 %v, the boundary faces' corners %v", p, got, want)
+				}
+				checked++
+			}
+			m.clearMarks()
+		}
+		ms.popVertex()
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d cavities checked", checked)
 	}
 }

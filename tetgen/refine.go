@@ -448,8 +448,9 @@ func (ms *mesher) badness(t int32) int {
 	// A flat tet with short edges is not too big, however large its
 	// circumsphere: its cavity for a size split is most of the mesh
 	// around it, and the split mostly ends in subfaces far away (the cura
-	// plate's default build spent 220 of its first 224 CPU-s in such
-	// cavities and took over 15 CPU-min; 162 s with this rule). Where the
+	// plate's default build spent 220 of its first 224 CPU-s in
+	// refinement's splits, most in cavity search and encroachment tests,
+	// and took over 15 CPU-min; 162 s with this rule). Where the
 	// mesh is not Delaunay such a tet also survives every split of the
 	// subfaces its centre encroaches, and ever smaller ones were split
 	// under it (the back-to-back pyramid's default build with

@@ -358,6 +358,9 @@ func (ms *mesher) smoothFor(v int32, a *ascent) bool {
 	ms.buf = m.star(v, ms.buf)
 	star := ms.buf
 	a.worst = 0
+	// starStart refills ms.starSines without recording where: the last
+	// vertex's evaluation no longer describes them.
+	a.known = false
 	orig := m.pos(v)
 	cur, guard := ms.starStart(star, &a.worst)
 	if math.IsInf(cur, -1) {

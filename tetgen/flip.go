@@ -140,38 +140,23 @@ func (m *tri) ring(x, y, t int32, tets, link []int32) ([]int32, []int32, bool) {
 	}
 	start := t
 	for {
-		q := m.tet(t)
-		// at holds the slots in q of x, y and the two others, p and r.
-		at, n := [4]int{}, 2
-		for i, v := range q {
-			switch v {
-			case ghost:
-				return tets[:0], link[:0], false
-			case x:
-				at[0] = i
-			case y:
-				at[1] = i
-			default:
-				at[n] = i
-				n++
+		q := (*[4]int32)(m.c[t<<3 : t<<3+4])
+		if q[3] == ghost { // a ghost tet keeps the ghost at slot 3
+			return tets[:0], link[:0], false
+		}
+		i, j := 0, 0
+		for s, v := range q {
+			if v == x {
+				i = s
+			} else if v == y {
+				j = s
 			}
 		}
-		// Every tet is positive, so (x, y, p, r) is when it is an even
-		// permutation of q: the parity answers what Orient3D would.
-		odd := false
-		for i := range 4 {
-			for j := i + 1; j < 4; j++ {
-				odd = odd != (at[i] > at[j])
-			}
-		}
-		if odd {
-			at[2], at[3] = at[3], at[2]
-		}
+		k := ringNext[i][j]
 		tets = append(tets, t)
-		link = append(link, q[at[2]])
+		link = append(link, q[k])
 		// Cross the face x, y, r (opposite p) to the next tet.
-		k := int32(at[2])
-		o := m.c[t<<3|4|k]
+		o := m.c[t<<3|4|int32(k)]
 		if o < 0 || len(tets) > 64 {
 			return tets[:0], link[:0], false
 		}
@@ -181,6 +166,39 @@ func (m *tri) ring(x, y, t int32, tets, link []int32) ([]int32, []int32, bool) {
 		}
 	}
 }
+
+// ringNext[i][j] is, for x at slot i and y at slot j of a tet q, the
+// slot k of q's vertex p that makes (x, y, p, r) an even permutation of
+// q, r being the fourth: every live tet is positive, so the parity
+// answers what Orient3D would.
+var ringNext = func() (next [4][4]uint8) {
+	for i := range 4 {
+		for j := range 4 {
+			if i == j {
+				continue
+			}
+			at := [4]int{i, j}
+			n := 2
+			for s := range 4 {
+				if s != i && s != j {
+					at[n] = s
+					n++
+				}
+			}
+			odd := false
+			for a := range 4 {
+				for b := a + 1; b < 4; b++ {
+					odd = odd != (at[a] > at[b])
+				}
+			}
+			if odd {
+				at[2] = at[3]
+			}
+			next[i][j] = uint8(at[2])
+		}
+	}
+	return next
+}()
 
 // maxRemovalRing bounds the rings edge removal tries: an n-gon has
 // Catalan(n−2) triangulations (132 for n = 8).

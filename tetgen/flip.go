@@ -494,8 +494,8 @@ func (ms *mesher) surfaceFan(x, y, t int32, tets, link []int32) (_, _ []int32, f
 
 // removeSurfaceEdge removes surface edge x–y of tet t as the comment above
 // says when that raises the worst score of the tets it changes by 5%; it
-// reports whether it did.
-func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float64) bool {
+// reports whether it did. fs holds sines flipBetter asked.
+func (ms *mesher) removeSurfaceEdge(x, y, t int32, fs *flipSines, score func(q [4]int32) float64) bool {
 	m, s := ms.m, &ms.s
 	tets, link, f0, f1, ok := ms.surfaceFan(x, y, t, ms.ringTets, ms.ringLink)
 	ms.ringTets, ms.ringLink = tets, link
@@ -539,7 +539,7 @@ func (ms *mesher) removeSurfaceEdge(x, y, t int32, score func(q [4]int32) float6
 	// below the target.
 	before, acute := 1.0, optTarget
 	for _, u := range tets {
-		s := m.tetMinSine(u)
+		s := fs.sine(m, u)
 		before = min(before, s)
 		acute = min(acute, m.cappedSine(m.tet(u), s))
 	}

@@ -226,14 +226,18 @@ func (ms *mesher) improve(surface bool) error {
 			if m.sines > budget {
 				return nil
 			}
-			if !m.alive(t) || m.tetMinSine(t) >= target {
+			if !m.alive(t) {
+				continue
+			}
+			st := m.tetMinSine(t)
+			if st >= target {
 				continue
 			}
 			key := sortedTet(m.tet(t))
 			if _, ok := hopeless[key]; ok {
 				continue
 			}
-			if ms.flipBetter(t, surface) {
+			if ms.flipBetter(t, st, surface) {
 				improved++
 				continue
 			}
@@ -420,12 +424,13 @@ func (m *tri) setPos(v int32, p geom.Vec) {
 	m.xyz[j], m.xyz[j+1], m.xyz[j+2] = p[0], p[1], p[2]
 }
 
-// flipBetter tries the flips that remove a face or an edge of tet t and
-// keeps the first that raises the smallest sine of the region it
-// changes.
-func (ms *mesher) flipBetter(t int32, surface bool) bool {
+// flipBetter tries the flips that remove a face or an edge of tet t,
+// whose minSine is st, and keeps the first that raises the smallest sine
+// of the region it changes.
+func (ms *mesher) flipBetter(t int32, st float64, surface bool) bool {
 	m := ms.m
 	q := m.tet(t)
+	fs := newFlipSines(m, t, st)
 	// removeRing charges each score to m.sines.
 	score := func(nq [4]int32) float64 {
 		return m.idsMinSine(nq[0], nq[1], nq[2], nq[3])
@@ -434,7 +439,7 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 		x, y := q[e[0]], q[e[1]]
 		tets, link, ok := m.ring(x, y, t, ms.ringTets, ms.ringLink)
 		ms.ringTets, ms.ringLink = tets, link
-		if !ok && surface && ms.isBoundaryVertex(x) && ms.isBoundaryVertex(y) && ms.removeSurfaceEdge(x, y, t, score) {
+		if !ok && surface && ms.isBoundaryVertex(x) && ms.isBoundaryVertex(y) && ms.removeSurfaceEdge(x, y, t, &fs, score) {
 			return true
 		}
 		if !ok || len(link) > maxRemovalRing {
@@ -443,7 +448,7 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 		before := 1.0
 		ms.ringSines = ms.ringSines[:0]
 		for _, u := range tets {
-			s := m.tetMinSine(u)
+			s := fs.sine(m, u)
 			ms.ringSines = append(ms.ringSines, s)
 			before = min(before, s)
 		}
@@ -476,7 +481,7 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 		if ms.isBoundaryVertex(d) && ms.isBoundaryVertex(e) {
 			continue // the new edge d–e would join two boundary vertices
 		}
-		st, so := m.tetMinSine(t), m.tetMinSine(o>>2)
+		st, so := fs.sine(m, t), fs.sine(m, o>>2)
 		before := min(st, so)
 		abc := m.faceVerts(f)
 		after := 1.0
@@ -497,6 +502,42 @@ func (ms *mesher) flipBetter(t int32, surface bool) bool {
 		}
 	}
 	return false
+}
+
+// flipSines holds the minSines of a tet and of its neighbours across its
+// faces for flipBetter, which asks each of them in several rings (the
+// tet in all six, a neighbour in three) and again for the 2-3 flips, and
+// changes nothing until it flips: each is computed once, and charged to
+// m.sines as often as it is asked (the work budget counts the asking).
+type flipSines struct {
+	t [5]int32
+	s [5]float64 // −1: not yet computed
+}
+
+// newFlipSines returns the flipSines of tet t, whose minSine is st.
+func newFlipSines(m *tri, t int32, st float64) flipSines {
+	fs := flipSines{t: [5]int32{t, -1, -1, -1, -1}, s: [5]float64{st, -1, -1, -1, -1}}
+	for k := range int32(4) {
+		if o := m.across(4*t + k); o >= 0 {
+			fs.t[k+1] = o >> 2
+		}
+	}
+	return fs
+}
+
+// sine returns m.tetMinSine(u).
+func (fs *flipSines) sine(m *tri, u int32) float64 {
+	for i, v := range fs.t {
+		if v == u {
+			if fs.s[i] < 0 {
+				q := m.tet(u)
+				fs.s[i] = m.idsMinSine(q[0], q[1], q[2], q[3])
+			}
+			m.sines++
+			return fs.s[i]
+		}
+	}
+	return m.tetMinSine(u)
 }
 
 // acuteKept returns keep (nil: any) that also refuses a triangle of the

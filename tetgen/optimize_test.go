@@ -210,7 +210,8 @@ func TestRemoveSurfaceEdge(t *testing.T) {
 				before = min(before, m.tetMinSine(u))
 			}
 			a0, c0, facet := area(f0)+area(f1), corners(f0, f1), sf.facet[f0]
-			if !ms.removeSurfaceEdge(x, y, b.t, score) {
+			fs := newFlipSines(m, b.t, m.tetMinSine(b.t))
+			if !ms.removeSurfaceEdge(x, y, b.t, &fs, score) {
 				continue
 			}
 			removed++
@@ -579,5 +580,39 @@ func TestRingOrder(t *testing.T) {
 	}
 	if rings == 0 {
 		t.Fatal("no closed rings")
+	}
+}
+
+// flipSines gives the bits of idsMinSine and charges one evaluation a
+// call, for a tet, its neighbours and other tets asked in any order and
+// more than once, on the torus's mesh before sliver removal.
+func TestFlipSines(t *testing.T) {
+	m := torusBeforeSlivers(t, "slivers").m
+	rng := rand.New(rand.NewPCG(13, 14))
+	var live []int32
+	for tt := range int32(m.numTets()) {
+		if m.alive(tt) && !slices.Contains(m.tet(tt), ghost) {
+			live = append(live, tt)
+		}
+	}
+	for _, tt := range live {
+		q := m.tet(tt)
+		fs := newFlipSines(m, tt, m.idsMinSine(q[0], q[1], q[2], q[3]))
+		ask := []int32{tt}
+		for k := range int32(4) {
+			if o := m.across(4*tt + k); o >= 0 && !m.isGhost(o>>2) {
+				ask = append(ask, o>>2, o>>2)
+			}
+		}
+		ask = append(ask, tt, live[rng.IntN(len(live))])
+		rng.Shuffle(len(ask), func(i, j int) { ask[i], ask[j] = ask[j], ask[i] })
+		for _, u := range ask {
+			uq := m.tet(u)
+			want := m.idsMinSine(uq[0], uq[1], uq[2], uq[3])
+			n := m.sines
+			if got := fs.sine(m, u); math.Float64bits(got) != math.Float64bits(want) || m.sines != n+1 {
+				t.Fatalf("tet %d, asked %d: %v (charged %d), idsMinSine %v", tt, u, got, m.sines-n, want)
+			}
+		}
 	}
 }

@@ -651,3 +651,59 @@ func TestCavityNearest2(t *testing.T) {
 		t.Fatalf("only %d cavities checked", checked)
 	}
 }
+
+// TestNearInStar checks nearInStar on the merged hinge after the
+// close-crease pass, for each vertex x of the first 80 tets of the stars
+// of 300 vertices (stars of more than 64 tets among them) asked with
+// visit(w) = w == x: it must hold exactly when x, not a or b, is a vertex
+// of one of the star's first 64 tets (m.star's list), and where it holds,
+// nearVertices must find x too.
+func TestNearInStar(t *testing.T) {
+	ms := mergedBeforeRefine(t, loadCorpus(t, "netgen_hinge.stl"))
+	ms.startRefine()
+	ms.splitCloseSegments()
+	m := ms.m
+	big, asked := 0, 0
+	for a := int32(0); a < int32(len(ms.kind)); a += int32(len(ms.kind)/300) + 1 {
+		if m.vt[a] < 0 {
+			continue
+		}
+		star := slices.Clone(m.star(a, nil))
+		if len(star) > refineSearch {
+			big++
+		}
+		b := m.tet(star[0])[0]
+		if b == a {
+			b = m.tet(star[0])[1]
+		}
+		for i, st := range star[:min(len(star), 80)] {
+			for _, x := range m.tet(st) {
+				if x < 0 {
+					continue
+				}
+				want := false
+				for _, u := range star[:min(len(star), refineSearch)] {
+					want = want || x != a && x != b && slices.Contains(m.tet(u), x)
+				}
+				is := func(w int32) bool { return w == x }
+				got := ms.nearInStar(a, b, refineSearch, is)
+				if got != want {
+					t.Fatalf("vertex %d of star tet %d of %d (of %d): nearInStar %v, want %v", x, i, a, len(star), got, want)
+				}
+				walked := false
+				ms.nearVertices(a, b, m.pos(a), math.Inf(1), refineSearch, func(w int32) bool {
+					walked = is(w)
+					return walked
+				})
+				if got && !walked {
+					t.Fatalf("vertex %d of star tet %d of %d: nearVertices does not find it", x, i, a)
+				}
+				asked++
+			}
+		}
+	}
+	if big == 0 {
+		t.Fatal("no star of more than refineSearch tets")
+	}
+	t.Logf("%d questions, %d stars over %d tets", asked, big, refineSearch)
+}

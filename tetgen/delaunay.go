@@ -797,7 +797,7 @@ func (m *tri) insert(v int32, hint int32) int32 {
 		}
 	}
 	m.findCavity(v, t)
-	if m.flipped && !m.starShape(v, t) {
+	if m.flipped && !m.starShape(v, t, false) {
 		// Only a mesh changed by flips can have a cavity v does not
 		// see whole; the shrunk cavity keeps t, and t holds v.
 		m.clearMarks()

@@ -42,7 +42,7 @@ func (ms *mesher) insertInside(v, hint int32) (status int, dup int32) {
 		}
 	}
 	m.findCavity(v, t)
-	if !m.starShape(v, t) {
+	if !m.starShape(v, t, false) {
 		m.clearMarks()
 		return hidden, -1
 	}
@@ -54,14 +54,16 @@ func (ms *mesher) insertInside(v, hint int32) (status int, dup int32) {
 // is seen from v strictly from inside, so the cone from v over it is
 // made of positive tets. Cavities of points near subfaces can reach tets
 // the point does not see; in exact Delaunay position they rarely do.
-func (m *tri) starShape(v, t0 int32) bool {
+// With whole set it shrinks nothing: it reports whether the cavity is
+// star-shaped as found.
+func (m *tri) starShape(v, t0 int32, whole bool) bool {
 	const provisional = 3
 	for {
 		bad := false
 		for _, f := range m.bnd {
 			t := f >> 2
 			if m.mark[t] == inCavity && !m.faceHasGhost(f) && m.orientFace(t, int(f&3), v) >= 0 {
-				if t == t0 {
+				if t == t0 || whole {
 					return false
 				}
 				m.mark[t] = outCavity
@@ -74,7 +76,7 @@ func (m *tri) starShape(v, t0 int32) bool {
 			if lost < 0 {
 				return true
 			}
-			if lost == t0 {
+			if lost == t0 || whole {
 				return false
 			}
 			m.mark[lost] = outCavity

@@ -67,9 +67,22 @@ import (
 // without end (the default build of the corpus's back-to-back pyramid,
 // its medial core surface 0.09 away, reached the vertex cap at 796 k
 // tets; 60 k with the rule). Such a tet stays too big unless a
-// neighbour's split takes it. The global cap on vertices added for shape
-// (qualityVertices) stays as a safety net, which of the
-// corpus models only the cura plate still reaches (docs/meshing.md).
+// neighbour's split takes it.
+// With Sizing, a split for shape whose cavity meets no subface fills the
+// cavity as found or nothing: where the mesh is constrained Delaunay that
+// cavity is star-shaped; where it is not, shrinking the cavity to star
+// shape leaves more tets that are not Delaunay, whose circumcentres land
+// by vertices, each allowed half its parent's radius. The default build
+// of stlmodels_gearwheel.bin.stl with MergeCoplanar (core points and the
+// close-crease pass leave such tets) split 441 k tets for shape, 243 k
+// of them not Delaunay, and grew 3.07 M tets in one region beside its
+// core; 395 k with the rule. Without Sizing the rule lowered the lever's
+// quality-mode minimum (1.9° → 1.37°); for size splits too, which have
+// sizeGap, it made the cura plate's default build refine for minutes
+// longer.
+// The global cap on vertices added for shape (qualityVertices) stays as a
+// safety net, which of the corpus models only the cura plate still
+// reaches (docs/meshing.md).
 
 // refiner holds the work queues of refinement.
 type refiner struct {
@@ -560,9 +573,13 @@ func (ms *mesher) splitTet(t int32, why int) {
 	// A circumcentre inside a subface's diametral sphere would sit too
 	// close to the surface: split the subface instead.
 	var enc []int32
+	walled := false // the cavity meets a subface
 	for _, n := range m.outer {
-		if n < noTet && ms.encroaches(cc, refSubface(n)) {
-			enc = append(enc, refSubface(n))
+		if n < noTet {
+			walled = true
+			if ms.encroaches(cc, refSubface(n)) {
+				enc = append(enc, refSubface(n))
+			}
 		}
 	}
 	if len(enc) > 0 {
@@ -593,7 +610,13 @@ func (ms *mesher) splitTet(t int32, why int) {
 		r.requeue(t, split && !shape)
 		return
 	}
-	if !m.starShape(v, t0) {
+	// A cavity that meets no subface is star-shaped where the mesh is
+	// constrained Delaunay; one that is not lies among tets that are not
+	// Delaunay, and shrinking it would leave more such tets, whose
+	// circumcentres land near vertices (see the top of the file). With
+	// Sizing, which refines deep inside the body, a tet bad for its shape
+	// waits for the insertions around it instead.
+	if !m.starShape(v, t0, !walled && shape && ms.opt.Sizing != nil) {
 		m.clearMarks()
 		ms.popVertex()
 		r.triedAndFailed(t)

@@ -631,7 +631,7 @@ func TestCavityNearest2(t *testing.T) {
 		v := ms.addVertex(p, vVolume, -1, onNone)
 		if at, blocked := m.locate(v, t0); blocked < 0 && m.hasVertexAt(at, p) < 0 {
 			m.findCavity(v, at)
-			if m.starShape(v, at) {
+			if m.starShape(v, at, false) {
 				want := math.Inf(1)
 				for _, f := range m.bnd {
 					for _, u := range m.faceVerts(f) {
@@ -706,4 +706,48 @@ func TestNearInStar(t *testing.T) {
 		t.Fatal("no star of more than refineSearch tets")
 	}
 	t.Logf("%d questions, %d stars over %d tets", asked, big, refineSearch)
+}
+
+// TestStarShapeWhole checks starShape with whole set, which refinement
+// asks of cavities that meet no subface, against starShape without it:
+// it must report true exactly when the other leaves the cavity as found,
+// on the cavities of points inside a refined cylinder (random points,
+// many of them near subfaces, whose cavities shrink, and circumcentres).
+func TestStarShapeWhole(t *testing.T) {
+	ms := refineOnly(t, shapes.Cylinder(1, 4, 36, 1), Options{Quality: 1.414})
+	m := ms.m
+	rng := rand.New(rand.NewPCG(3, 4))
+	shrunk, kept := 0, 0
+	for i := 0; i < 4000; i++ {
+		t0 := int32(rng.IntN(m.numTets()))
+		if !m.alive(t0) || m.isGhost(t0) {
+			continue
+		}
+		p, _ := m.tetCircumcentre(t0)
+		if i%2 == 0 {
+			p = geom.Vec{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64() * 4}
+		}
+		v := ms.addVertex(p, vVolume, -1, onNone)
+		if at, blocked := m.locate(v, t0); blocked < 0 && m.hasVertexAt(at, p) < 0 {
+			m.findCavity(v, at)
+			found := slices.Sorted(slices.Values(m.cav))
+			whole := m.starShape(v, at, true)
+			m.clearMarks()
+			m.findCavity(v, at)
+			asFound := m.starShape(v, at, false) && slices.Equal(slices.Sorted(slices.Values(m.cav)), found)
+			m.clearMarks()
+			if whole != asFound {
+				t.Fatalf("point %v: starShape whole %v, but without it the cavity of %d tets kept as found: %v", p, whole, len(found), asFound)
+			}
+			if whole {
+				kept++
+			} else {
+				shrunk++
+			}
+		}
+		ms.popVertex()
+	}
+	if shrunk < 20 || kept < 1000 {
+		t.Fatalf("only %d cavities shrunk and %d kept whole", shrunk, kept)
+	}
 }

@@ -234,7 +234,7 @@ func (ms *mesher) insertCircumcentre(t int32, floor float64) bool {
 	for _, n := range m.outer {
 		ok = ok && !(n < noTet && ms.encroaches(cc, refSubface(n)))
 	}
-	if !ok || !m.starShape(v, t0) || m.cavityVertexNear(cc, centreGap*centreGap*r2) || ms.coneBelow(v, floor) {
+	if !ok || !m.starShape(v, t0, false) || m.cavityVertexNear(cc, centreGap*centreGap*r2) || ms.coneBelow(v, floor) {
 		m.clearMarks()
 		ms.popVertex()
 		return false

@@ -751,3 +751,50 @@ func TestStarShapeWhole(t *testing.T) {
 		t.Fatalf("only %d cavities shrunk and %d kept whole", shrunk, kept)
 	}
 }
+
+// TestBadnessSizing checks the size rule against its statement: a tet is
+// too big for Sizing h when its circumradius exceeds that of the regular
+// tet of edge h and its longest edge exceeds h too. A regular tet of
+// edge L is too big exactly when L > h; a cap (a vertex just above the
+// middle of the opposite face) with unit edges and a circumradius of
+// hundreds is too big for h = 0.5 but not for h = 2, however large its
+// circumsphere.
+func TestBadnessSizing(t *testing.T) {
+	one := func(pts [4]geom.Vec, h float64) *mesher {
+		m := &tri{c: []int32{0, 1, 2, 3, noTet, noTet, noTet, noTet}}
+		for _, p := range pts {
+			m.xyz = append(m.xyz, p[0], p[1], p[2])
+		}
+		ms := &mesher{m: m, tag: make([]tetmesh.Tag, 4), qualityCap: 1}
+		ms.opt = Options{Quality: 1e9, Sizing: func(geom.Vec) float64 { return h }}
+		return ms
+	}
+	s3 := math.Sqrt(3)
+	regular := func(l float64) [4]geom.Vec {
+		return [4]geom.Vec{{0, 0, 0}, {l, 0, 0}, {l / 2, l * s3 / 2, 0}, {l / 2, l * s3 / 6, -l * math.Sqrt(2.0/3)}}
+	}
+	for _, c := range []struct {
+		l, h float64
+		want int
+	}{
+		{1, 0.99, badSize}, {1, 1.01, tetFine}, {3, 2.9, badSize}, {3, 3.1, tetFine},
+	} {
+		if got := one(regular(c.l), c.h).badness(0); got != c.want {
+			t.Errorf("regular tet of edge %g, sizing %g: badness %d, want %d", c.l, c.h, got, c.want)
+		}
+	}
+	capTet := regular(1)
+	capTet[3] = geom.Vec{0.5, s3 / 6, -1e-3}
+	for _, c := range []struct {
+		h    float64
+		want int
+	}{{2, tetFine}, {0.5, badSize}} {
+		ms := one(capTet, c.h)
+		if r2 := ms.m.shapeOf(0).r2; r2 < 100*100 {
+			t.Fatalf("the cap's circumradius %g is not large", math.Sqrt(r2))
+		}
+		if got := ms.badness(0); got != c.want {
+			t.Errorf("cap, sizing %g: badness %d, want %d", c.h, got, c.want)
+		}
+	}
+}

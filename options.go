@@ -36,12 +36,14 @@ type Options struct {
 	MaxVolume  float64 `json:"max_volume,omitempty"`  // largest tet volume, m³; 0: none
 	EdgeLength float64 `json:"edge_length,omitempty"` // largest edge length, m; 0: none
 	Coarse     bool    `json:"coarse,omitempty"`      // fewest tets: surface vertices plus what the field needs
-	// MergeCoplanar meshes each planar group of the surface (triangles
-	// joined across exactly coplanar edges) as one facet, retriangulated
-	// Delaunay: needle triangles of flat CAD faces then no longer bound
-	// the mesh quality, and the boundary keeps the groups, not every input
-	// triangle (exact mesher only; see docs/meshing.md).
-	MergeCoplanar bool    `json:"merge_coplanar,omitempty"`
+	// KeepTriangles meshes every input triangle as a facet of its own, so
+	// that each is a union of boundary faces. By default each planar group
+	// of the surface (triangles joined across exactly coplanar edges) is
+	// one facet, retriangulated Delaunay: needle triangles of flat CAD
+	// faces then no longer bound the mesh quality, and each group, not
+	// each input triangle, is a union of boundary faces (exact mesher
+	// only; see docs/meshing.md).
+	KeepTriangles bool    `json:"keep_triangles,omitempty"`
 	Tolerance     float64 `json:"tolerance,omitempty"` // robust path: Hausdorff bound, m; 0 means 1e-3 of the bbox diagonal
 	// TetBudget bounds the default core sizing: edges are no shorter
 	// than a budget of this many tets over the part's volume would give

@@ -230,7 +230,7 @@ func buildExact(clean, coreFile *format.Surface, opt Options, rep *Report, progr
 		MaxVolume:     opt.MaxVolume,
 		EdgeLength:    opt.EdgeLength,
 		Coarse:        opt.Coarse,
-		MergeCoplanar: opt.MergeCoplanar,
+		MergeCoplanar: !opt.KeepTriangles,
 		Points:        core.Points,
 		PointTags:     coreTags(core.Points),
 		CoreSurface:   core.Surface,

@@ -205,18 +205,18 @@ func eachCorpusBuild(t *testing.T, check func(t *testing.T, name string, p *form
 // end next to its medial core: splits for the core's sizing at tets that
 // were not Delaunay put points by existing vertices, and the radius-edge
 // bound chased the pairs until the vertex cap stopped it at 796 k tets
-// (tetgen/refine.go, sizeGap). With MergeCoplanar it did so again (847 k
+// (tetgen/refine.go, sizeGap). With its flat faces merged it did so again (847 k
 // tets) until a flat tet with short edges no longer counted as too big
 // for the sizing (tetgen/refine.go, badness).
 func TestBuildBackToBackEnds(t *testing.T) {
 	dir := corpus.Dir(t)
-	for _, merge := range []bool{false, true} {
-		_, rep, err := pfmesh.Build(filepath.Join(dir, "openscad-testing_issue1580-back-to-back.stl"), pfmesh.Options{Modulus: 1e6, MergeCoplanar: merge})
+	for _, keep := range []bool{false, true} {
+		_, rep, err := pfmesh.Build(filepath.Join(dir, "openscad-testing_issue1580-back-to-back.stl"), pfmesh.Options{Modulus: 1e6, KeepTriangles: keep})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.ExactMesh == nil || rep.ExactMesh.QualityCapped {
-			t.Errorf("MergeCoplanar %v: refinement reached the vertex cap (%d tets)", merge, rep.Tets)
+			t.Errorf("KeepTriangles %v: refinement reached the vertex cap (%d tets)", keep, rep.Tets)
 		}
 	}
 }

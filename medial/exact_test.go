@@ -58,11 +58,12 @@ func exactMesh(s *format.Surface, core *medial.Core, refine float64) (*tetmesh.M
 		tags[i] = tetmesh.Core
 	}
 	m, _, err := tetgen.Build(s, tetgen.Options{
-		Points:      core.Points,
-		PointTags:   tags,
-		CoreSurface: core.Surface,
-		Core:        core.Inside,
-		Sizing:      func(p geom.Vec) float64 { return core.Sizing(p) / refine },
+		MergeCoplanar: true, // as pfmesh.Build by default
+		Points:        core.Points,
+		PointTags:     tags,
+		CoreSurface:   core.Surface,
+		Core:          core.Inside,
+		Sizing:        func(p geom.Vec) float64 { return core.Sizing(p) / refine },
 	})
 	return m, err
 }

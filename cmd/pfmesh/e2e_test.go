@@ -304,35 +304,95 @@ func atof(t *testing.T, s string) float64 {
 	return v
 }
 
-// TestMergeCoplanarFlag: --merge-coplanar reaches the exact mesher (the
-// file's build parameters say so) and the mesh still fills exactly the
-// solid the surface encloses, as without the flag.
-func TestMergeCoplanarFlag(t *testing.T) {
+// TestKeepTrianglesFlag: by default each flat face of the L bracket is
+// meshed as one facet, so some boundary faces cross the input edges
+// inside a flat face; with --keep-triangles every boundary face lies in one
+// input triangle. Both ways the file's build parameters say which, and
+// the mesh fills exactly the solid the surface encloses.
+func TestKeepTrianglesFlag(t *testing.T) {
 	dir := workdir(t)
-	want := polyVolume(t, filepath.Join(dir, "fixtures", "lbracket.ply"))
+	in := filepath.Join(dir, "fixtures", "lbracket.ply")
+	surf, err := format.ReadSurface(in, format.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := shapes.Volume(surf)
 	for _, c := range []struct {
 		out   string
 		flags []string
-		set   bool
+		keep  bool
 	}{
-		{"plain.pfm", nil, false},
-		{"merged.pfm", []string{"--merge-coplanar"}, true},
+		{"merged.pfm", nil, false},
+		{"kept.pfm", []string{"--keep-triangles"}, true},
 	} {
 		mustRun(t, dir, append([]string{"build", "fixtures/lbracket.ply", "-E", "1MPa", "-o", c.out, "--quiet"}, c.flags...)...)
 		ins := inspectJSON(t, dir, c.out)
 		var params struct {
-			MergeCoplanar bool `json:"merge_coplanar"`
+			KeepTriangles bool `json:"keep_triangles"`
 		}
 		if err := json.Unmarshal(ins.Params, &params); err != nil {
 			t.Fatalf("%s: build parameters %s: %v", c.out, ins.Params, err)
 		}
-		if params.MergeCoplanar != c.set {
-			t.Errorf("%s: merge_coplanar %v in the file, want %v", c.out, params.MergeCoplanar, c.set)
+		if params.KeepTriangles != c.keep {
+			t.Errorf("%s: keep_triangles %v in the file, want %v", c.out, params.KeepTriangles, c.keep)
 		}
 		if v := ins.Mesh.Volume; math.Abs(v-want) > 1e-9*want {
 			t.Errorf("%s: mesh volume %.12g, the surface encloses %.12g", c.out, v, want)
 		}
+		p, err := format.ReadPFM(filepath.Join(dir, c.out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		crossing := 0
+		for f := range p.NumBoundary() {
+			if !inInputTriangle(surf, p.Positions, p.Boundary[3*f:3*f+3]) {
+				crossing++
+			}
+		}
+		if c.keep && crossing > 0 || !c.keep && crossing == 0 {
+			t.Errorf("%s: %d of %d boundary faces lie in no single input triangle", c.out, crossing, p.NumBoundary())
+		}
 	}
+}
+
+// inInputTriangle reports whether boundary face f (vertex indices into
+// pos) lies in one triangle of s: its corners within 1e-9 of the
+// bracket's size of that triangle's plane and inside its edges. (Steiner
+// points are rounded to within an ulp of their triangle's plane.)
+func inInputTriangle(s *format.Surface, pos []float64, f []int32) bool {
+	at := func(xyz []float64, i int) geom.Vec { return geom.Vec{xyz[3*i], xyz[3*i+1], xyz[3*i+2]} }
+	size := 0.0
+	for i := range s.NumVertices() {
+		size = max(size, geom.Dist2(at(s.Positions, 0), at(s.Positions, i)))
+	}
+	tol := 1e-9 * math.Sqrt(size)
+	for tri := range s.NumTriangles() {
+		var c [3]geom.Vec
+		for k := range 3 {
+			c[k] = at(s.Positions, int(s.Triangles[3*tri+k]))
+		}
+		n := geom.Cross(geom.Sub(c[1], c[0]), geom.Sub(c[2], c[0]))
+		n = geom.Scale(1/math.Sqrt(geom.Dot(n, n)), n)
+		inside := true
+		for _, v := range f {
+			x := at(pos, int(v))
+			if math.Abs(geom.Dot(n, geom.Sub(x, c[0]))) > tol {
+				inside = false
+				break
+			}
+			for k := range 3 {
+				// Distance of x inside edge k, in the triangle's plane.
+				e := geom.Cross(n, geom.Sub(c[(k+1)%3], c[k]))
+				if geom.Dot(e, geom.Sub(x, c[k])) < -tol*math.Sqrt(geom.Dot(e, e)) {
+					inside = false
+				}
+			}
+		}
+		if inside {
+			return true
+		}
+	}
+	return false
 }
 
 // inspectJSON runs inspect --json on file in dir and decodes its report.

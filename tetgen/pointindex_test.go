@@ -11,7 +11,8 @@ import (
 // force over all vertices with the pass's distance test: every indexed
 // vertex within the radius of the segment (squared distance ≤ r2) must
 // be visited, once, and no vertex left out of the index or in a tree
-// before the first searched. The inputs are
+// before the first searched (all trees are searched in the forest, where
+// the three adds' trees are merged into one). The inputs are
 // random, and a lattice of spacing 1/4 with every point twice, a flat
 // layer and many equal coordinates, searched along lattice lines and
 // diagonals at radii that put lattice points exactly on the boundary.
@@ -81,6 +82,9 @@ func TestPointIndexNearSegment(t *testing.T) {
 					}
 				}
 				ix.add(m, ids)
+			}
+			if len(ix.trees) != 3 || len(ix.forest) != 1 {
+				t.Fatalf("%d trees and %d in the forest after three adds of a third each, want 3 and 1", len(ix.trees), len(ix.forest))
 			}
 			seen := make([]int, n)
 			hits, edge := 0, 0

@@ -609,16 +609,14 @@ func TestNewTetsNearest2(t *testing.T) {
 	}
 }
 
-// TestCavityNearest2 checks cavityNearest2, which reads the boundary
-// vertices starShape's last markBoundaryVertices listed, against the
-// loop over every corner of every boundary face that it replaced, bit
-// for bit, on the cavities of points inside a refined cylinder (random
-// points, and points at tets' circumcentres, as refinement asks).
-func TestCavityNearest2(t *testing.T) {
+// cylinderCavities calls visit for 4 000 points inside a refined
+// cylinder, half random, half at tets' circumcentres as refinement asks,
+// with the point's vertex v and the tet at that holds it; visit finds the
+// cavity and clears the marks, and the vertex goes after it.
+func cylinderCavities(t *testing.T, seed uint64, visit func(m *tri, v, at int32, p geom.Vec)) {
 	ms := refineOnly(t, shapes.Cylinder(1, 4, 36, 1), Options{Quality: 1.414})
 	m := ms.m
-	rng := rand.New(rand.NewPCG(1, 2))
-	checked := 0
+	rng := rand.New(rand.NewPCG(seed, seed+1))
 	for i := 0; i < 4000; i++ {
 		t0 := int32(rng.IntN(m.numTets()))
 		if !m.alive(t0) || m.isGhost(t0) {
@@ -630,23 +628,34 @@ func TestCavityNearest2(t *testing.T) {
 		}
 		v := ms.addVertex(p, vVolume, -1, onNone)
 		if at, blocked := m.locate(v, t0); blocked < 0 && m.hasVertexAt(at, p) < 0 {
-			m.findCavity(v, at)
-			if m.starShape(v, at, false) {
-				want := math.Inf(1)
-				for _, f := range m.bnd {
-					for _, u := range m.faceVerts(f) {
-						want = min(want, geom.Dist2(m.pos(u), p))
-					}
-				}
-				if got := m.cavityNearest2(p); math.Float64bits(got) != math.Float64bits(want) {
-					t.Fatalf("point %v: cavityNearest2 %v, the boundary faces' corners %v", p, got, want)
-				}
-				checked++
-			}
-			m.clearMarks()
+			visit(m, v, at, p)
 		}
 		ms.popVertex()
 	}
+}
+
+// TestCavityNearest2 checks cavityNearest2, which reads the boundary
+// vertices starShape's last markBoundaryVertices listed, against the
+// loop over every corner of every boundary face that it replaced, bit
+// for bit, on the cavities of cylinderCavities.
+func TestCavityNearest2(t *testing.T) {
+	checked := 0
+	cylinderCavities(t, 1, func(m *tri, v, at int32, p geom.Vec) {
+		m.findCavity(v, at)
+		if m.starShape(v, at, false) {
+			want := math.Inf(1)
+			for _, f := range m.bnd {
+				for _, u := range m.faceVerts(f) {
+					want = min(want, geom.Dist2(m.pos(u), p))
+				}
+			}
+			if got := m.cavityNearest2(p); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("point %v: cavityNearest2 %v, the boundary faces' corners %v", p, got, want)
+			}
+			checked++
+		}
+		m.clearMarks()
+	})
 	if checked < 1000 {
 		t.Fatalf("only %d cavities checked", checked)
 	}
@@ -711,42 +720,27 @@ func TestNearInStar(t *testing.T) {
 // TestStarShapeWhole checks starShape with whole set, which refinement
 // asks of cavities that meet no subface, against starShape without it:
 // it must report true exactly when the other leaves the cavity as found,
-// on the cavities of points inside a refined cylinder (random points,
-// many of them near subfaces, whose cavities shrink, and circumcentres).
+// on the cavities of cylinderCavities (many points near subfaces, whose
+// cavities shrink).
 func TestStarShapeWhole(t *testing.T) {
-	ms := refineOnly(t, shapes.Cylinder(1, 4, 36, 1), Options{Quality: 1.414})
-	m := ms.m
-	rng := rand.New(rand.NewPCG(3, 4))
 	shrunk, kept := 0, 0
-	for i := 0; i < 4000; i++ {
-		t0 := int32(rng.IntN(m.numTets()))
-		if !m.alive(t0) || m.isGhost(t0) {
-			continue
+	cylinderCavities(t, 3, func(m *tri, v, at int32, p geom.Vec) {
+		m.findCavity(v, at)
+		found := slices.Sorted(slices.Values(m.cav))
+		whole := m.starShape(v, at, true)
+		m.clearMarks()
+		m.findCavity(v, at)
+		asFound := m.starShape(v, at, false) && slices.Equal(slices.Sorted(slices.Values(m.cav)), found)
+		m.clearMarks()
+		if whole != asFound {
+			t.Fatalf("point %v: starShape whole %v, but without it the cavity of %d tets kept as found: %v", p, whole, len(found), asFound)
 		}
-		p, _ := m.tetCircumcentre(t0)
-		if i%2 == 0 {
-			p = geom.Vec{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64() * 4}
+		if whole {
+			kept++
+		} else {
+			shrunk++
 		}
-		v := ms.addVertex(p, vVolume, -1, onNone)
-		if at, blocked := m.locate(v, t0); blocked < 0 && m.hasVertexAt(at, p) < 0 {
-			m.findCavity(v, at)
-			found := slices.Sorted(slices.Values(m.cav))
-			whole := m.starShape(v, at, true)
-			m.clearMarks()
-			m.findCavity(v, at)
-			asFound := m.starShape(v, at, false) && slices.Equal(slices.Sorted(slices.Values(m.cav)), found)
-			m.clearMarks()
-			if whole != asFound {
-				t.Fatalf("point %v: starShape whole %v, but without it the cavity of %d tets kept as found: %v", p, whole, len(found), asFound)
-			}
-			if whole {
-				kept++
-			} else {
-				shrunk++
-			}
-		}
-		ms.popVertex()
-	}
+	})
 	if shrunk < 20 || kept < 1000 {
 		t.Fatalf("only %d cavities shrunk and %d kept whole", shrunk, kept)
 	}

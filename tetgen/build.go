@@ -291,7 +291,7 @@ func build(s *format.Surface, opt Options, conforming bool) (*Mesh, *Report, err
 	ms.stage("")
 	ms.rep.Vertices, ms.rep.Tets = mesh.NumVertices(), mesh.NumTets()
 	ms.rep.Volume = mesh.Volume()
-	ms.rep.Quality = measureQuality(mesh)
+	ms.rep.Quality = tetmesh.MeasureQuality(mesh)
 	return mesh, ms.rep, nil
 }
 

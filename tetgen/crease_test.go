@@ -6,6 +6,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/shapes"
+	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
 // TestSharpestCrease checks the crease angle against the shapes' own
@@ -58,7 +59,7 @@ func TestSharpestCreaseBoundsMesh(t *testing.T) {
 	if math.Abs(rep.SharpestCrease-5) > 1e-9 {
 		t.Errorf("report says the sharpest crease is %g°, want 5°", rep.SharpestCrease)
 	}
-	if q := measureQuality(m); q.MinDihedral > rep.SharpestCrease+1e-9 {
+	if q := tetmesh.MeasureQuality(m); q.MinDihedral > rep.SharpestCrease+1e-9 {
 		t.Errorf("min dihedral %g° above the %g° crease", q.MinDihedral, rep.SharpestCrease)
 	}
 }

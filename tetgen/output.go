@@ -69,27 +69,3 @@ func (ms *mesher) output() *Mesh {
 	}
 	return out
 }
-
-// measureQuality is tetmesh.MeasureQuality(m), computed over ranges of
-// tets concurrently: minima, maxima and counts merge exactly, so the
-// result does not depend on the split.
-func measureQuality(m *tetmesh.Mesh) tetmesh.Quality {
-	r := workRanges(m.NumTets())
-	part := make([]tetmesh.Quality, len(r))
-	runRanges(r, func(i, from, to int) {
-		part[i] = tetmesh.MeasureQuality(&tetmesh.Mesh{Positions: m.Positions, Tets: m.Tets[4*from : 4*to]})
-	})
-	q := part[0]
-	for _, p := range part[1:] {
-		q.MinDihedral = min(q.MinDihedral, p.MinDihedral)
-		q.MaxDihedral = max(q.MaxDihedral, p.MaxDihedral)
-		q.MaxRadiusEdge = max(q.MaxRadiusEdge, p.MaxRadiusEdge)
-		for k := range q.DihedralHist {
-			q.DihedralHist[k] += p.DihedralHist[k]
-		}
-		for k := range q.RadiusEdgeHist {
-			q.RadiusEdgeHist[k] += p.RadiusEdgeHist[k]
-		}
-	}
-	return q
-}

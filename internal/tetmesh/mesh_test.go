@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -200,6 +201,32 @@ func TestMeasureQualityBruteForce(t *testing.T) {
 	}
 	if q.DihedralHist != hist {
 		t.Errorf("histogram %v, want %v", q.DihedralHist, hist)
+	}
+}
+
+// MeasureQuality splits a large mesh into chunks measured on several
+// goroutines: the result must equal one serial pass over every tet,
+// whatever GOMAXPROCS is, and an empty mesh keeps the empty range.
+func TestMeasureQualitySplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	m := &Mesh{}
+	for i := range 3*qualityChunk + 123 {
+		for range 4 {
+			m.Positions = append(m.Positions, rng.Float64(), rng.Float64(), rng.Float64())
+		}
+		m.Tets = append(m.Tets, int32(4*i), int32(4*i+1), int32(4*i+2), int32(4*i+3))
+	}
+	want := measureTets(m, m.Tets)
+	for _, procs := range []int{1, 2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		got := MeasureQuality(m)
+		runtime.GOMAXPROCS(old)
+		if got != want {
+			t.Errorf("GOMAXPROCS %d: %+v, one pass %+v", procs, got, want)
+		}
+	}
+	if q := MeasureQuality(&Mesh{}); q != (Quality{MinDihedral: 180}) {
+		t.Errorf("empty mesh: %+v", q)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // Dihedral returns the six dihedral angles of tet abcd in radians, in the
@@ -161,11 +162,40 @@ type Quality struct {
 // RadiusEdgeBins are the lower edges of Quality.RadiusEdgeHist's bins.
 var RadiusEdgeBins = [5]float64{0, 1, 1.5, 2, 3}
 
-// MeasureQuality computes the Quality of m.
+// qualityChunk is how many tets MeasureQuality measures per goroutine
+// task: a build measures every tet of meshes of millions.
+const qualityChunk = 1 << 15
+
+// MeasureQuality computes the Quality of m, on several goroutines for a
+// large mesh: minima, maxima and counts merge exactly, so the result does
+// not depend on how the tets were split.
 func MeasureQuality(m *Mesh) Quality {
+	n := m.NumTets()
+	parts := make([]Quality, (n+qualityChunk-1)/qualityChunk)
+	par.For(n, qualityChunk, func(lo, hi int) {
+		parts[lo/qualityChunk] = measureTets(m, m.Tets[4*lo:4*hi])
+	})
+	q := Quality{MinDihedral: 180}
+	for _, p := range parts {
+		q.MinDihedral = min(q.MinDihedral, p.MinDihedral)
+		q.MaxDihedral = max(q.MaxDihedral, p.MaxDihedral)
+		q.MaxRadiusEdge = max(q.MaxRadiusEdge, p.MaxRadiusEdge)
+		for k := range q.DihedralHist {
+			q.DihedralHist[k] += p.DihedralHist[k]
+		}
+		for k := range q.RadiusEdgeHist {
+			q.RadiusEdgeHist[k] += p.RadiusEdgeHist[k]
+		}
+	}
+	return q
+}
+
+// measureTets computes the Quality of tets, four vertex indices of m's
+// each.
+func measureTets(m *Mesh, tets []int32) Quality {
 	q := Quality{MinDihedral: 180, MaxDihedral: 0}
-	for t := 0; t < len(m.Tets); t += 4 {
-		a, b, c, d := m.Vertex(m.Tets[t]), m.Vertex(m.Tets[t+1]), m.Vertex(m.Tets[t+2]), m.Vertex(m.Tets[t+3])
+	for t := 0; t < len(tets); t += 4 {
+		a, b, c, d := m.Vertex(tets[t]), m.Vertex(tets[t+1]), m.Vertex(tets[t+2]), m.Vertex(tets[t+3])
 		// Two arccosines per tet, not six: a build measures every tet.
 		cosv := dihedralCosines(a, b, c, d)
 		clo, chi := cosv[0], cosv[0]

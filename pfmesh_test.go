@@ -172,6 +172,12 @@ func TestCorpusField(t *testing.T) {
 		if rep.ExactMesh != nil && rep.ExactMesh.QualityCapped && name != "cura_pbr3d_g1_buildplate.stl" {
 			t.Errorf("refinement reached the vertex cap (%d tets): local rules should end it", rep.Tets)
 		}
+		// The exact path's default builds stay within five times the
+		// tet budget (the aneurysm's 781 k is the most); the gearwheel's
+		// cascade beside its core reached 3.07 M (TestBuildGearwheelEnds).
+		if rep.ExactMesh != nil && rep.Tets > 5*pfmesh.DefaultTetBudget {
+			t.Errorf("%d tets, over five times the tet budget (%d)", rep.Tets, pfmesh.DefaultTetBudget)
+		}
 		t.Logf("%s path, %d tets, min dihedral %.1f°, %d CG iterations in %d corrections, %d of %d flux edges limited, %d values clamped (by ≤ %.2g)",
 			rep.Mesher, rep.Tets, rep.MinDihedral, rep.Solver.Iterations, rep.Solver.Corrections, rep.Solver.LimitedEdges, rep.Solver.FluxEdges, rep.Solver.Violations, rep.Solver.MaxViolation)
 	})
@@ -218,6 +224,25 @@ func TestBuildBackToBackEnds(t *testing.T) {
 		if rep.ExactMesh == nil || rep.ExactMesh.QualityCapped {
 			t.Errorf("KeepTriangles %v: refinement reached the vertex cap (%d tets)", keep, rep.Tets)
 		}
+	}
+}
+
+// The corpus's gearwheel, its flat faces merged (the default), once
+// refined beside its medial core to 3.07 M tets: refinement shrank
+// cavities to star shape among tets that were not Delaunay, and the
+// circumcentres of the tets that left cascaded (tetgen/refine.go). Its
+// default build is 395 k tets; a build past five times the tet budget
+// means refinement ran on past its sizing.
+func TestBuildGearwheelEnds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 400 k-tet mesh")
+	}
+	_, rep, err := pfmesh.Build(filepath.Join(corpus.Dir(t), "stlmodels_gearwheel.bin.stl"), pfmesh.Options{Modulus: 1e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tets > 5*pfmesh.DefaultTetBudget {
+		t.Errorf("%d tets, over five times the tet budget (%d)", rep.Tets, pfmesh.DefaultTetBudget)
 	}
 }
 

@@ -33,7 +33,8 @@ type SineDiff struct {
 // (F) and their forward differences in vertex k: G[ax] = (s′ − s)/h,
 // with s′ the sine DihedralSines gives with h added to p[k][ax]. All of
 // them are the same bits as DihedralSines', with less work: the face
-// opposite k keeps its normal and length when k moves, the sines' clamp
+// opposite k keeps its normal and length when k moves, each other face
+// the component of its normal along the move (movedNormal), the sines' clamp
 // is left out (a cosine beyond ±1 gives a sine of 0 either way), and
 // most tets with every sine above limit are ruled out by products
 // before any square root or division. It reports whether it wrote them
@@ -43,10 +44,14 @@ type SineDiff struct {
 // returned by value, the sines took a fifth as long again to copy into
 // the ascent's list as to compute.
 func DihedralSineDiffs(out *[6]SineDiff, p *[4]geom.Vec, k int, h, limit float64) bool {
-	n0x, n0y, n0z := faceNormal(p[1], p[2], p[3])
-	n1x, n1y, n1z := faceNormal(p[0], p[3], p[2])
-	n2x, n2y, n2z := faceNormal(p[0], p[1], p[3])
-	n3x, n3y, n3z := faceNormal(p[0], p[2], p[1])
+	u0x, u0y, u0z, v0x, v0y, v0z := faceEdges(p[1], p[2], p[3])
+	u1x, u1y, u1z, v1x, v1y, v1z := faceEdges(p[0], p[3], p[2])
+	u2x, u2y, u2z, v2x, v2y, v2z := faceEdges(p[0], p[1], p[3])
+	u3x, u3y, u3z, v3x, v3y, v3z := faceEdges(p[0], p[2], p[1])
+	n0x, n0y, n0z := cross(u0x, u0y, u0z, v0x, v0y, v0z)
+	n1x, n1y, n1z := cross(u1x, u1y, u1z, v1x, v1y, v1z)
+	n2x, n2y, n2z := cross(u2x, u2y, u2z, v2x, v2y, v2z)
+	n3x, n3y, n3z := cross(u3x, u3y, u3z, v3x, v3y, v3z)
 	q0 := n0x*n0x + n0y*n0y + n0z*n0z
 	q1 := n1x*n1x + n1y*n1y + n1z*n1z
 	q2 := n2x*n2x + n2y*n2y + n2z*n2z
@@ -71,27 +76,31 @@ func DihedralSineDiffs(out *[6]SineDiff, p *[4]geom.Vec, k int, h, limit float64
 	if min(s[0], s[1], s[2], s[3], s[4], s[5]) > limit {
 		return false
 	}
+	// Moving k along axis ax changes, in each face through k, only the
+	// ax components of the edges u, v that faceNormal crosses, so the
+	// other edge components are taken once and movedNormal keeps the
+	// normal's ax component.
 	for ax := range 3 {
-		q := *p
-		q[k][ax] += h
+		c := [4]float64{p[0][ax], p[1][ax], p[2][ax], p[3][ax]}
+		c[k] += h
 		m0x, m0y, m0z, m0 := n0x, n0y, n0z, l0
 		m1x, m1y, m1z, m1 := n1x, n1y, n1z, l1
 		m2x, m2y, m2z, m2 := n2x, n2y, n2z, l2
 		m3x, m3y, m3z, m3 := n3x, n3y, n3z, l3
 		if k != 0 {
-			m0x, m0y, m0z = faceNormal(q[1], q[2], q[3])
+			m0x, m0y, m0z = movedNormal(ax, n0x, n0y, n0z, u0x, u0y, u0z, v0x, v0y, v0z, c[2]-c[1], c[3]-c[1])
 			m0 = math.Sqrt(m0x*m0x + m0y*m0y + m0z*m0z)
 		}
 		if k != 1 {
-			m1x, m1y, m1z = faceNormal(q[0], q[3], q[2])
+			m1x, m1y, m1z = movedNormal(ax, n1x, n1y, n1z, u1x, u1y, u1z, v1x, v1y, v1z, c[3]-c[0], c[2]-c[0])
 			m1 = math.Sqrt(m1x*m1x + m1y*m1y + m1z*m1z)
 		}
 		if k != 2 {
-			m2x, m2y, m2z = faceNormal(q[0], q[1], q[3])
+			m2x, m2y, m2z = movedNormal(ax, n2x, n2y, n2z, u2x, u2y, u2z, v2x, v2y, v2z, c[1]-c[0], c[3]-c[0])
 			m2 = math.Sqrt(m2x*m2x + m2y*m2y + m2z*m2z)
 		}
 		if k != 3 {
-			m3x, m3y, m3z = faceNormal(q[0], q[2], q[1])
+			m3x, m3y, m3z = movedNormal(ax, n3x, n3y, n3z, u3x, u3y, u3z, v3x, v3y, v3z, c[2]-c[0], c[1]-c[0])
 			m3 = math.Sqrt(m3x*m3x + m3y*m3y + m3z*m3z)
 		}
 		t := sinesFrom(m2x*m3x+m2y*m3y+m2z*m3z, m1x*m3x+m1y*m3y+m1z*m3z, m1x*m2x+m1y*m2y+m1z*m2z,
@@ -117,4 +126,25 @@ func sinesFrom(c23, c13, c12, c03, c02, c01, l0, l1, l2, l3 float64) [6]float64 
 		}
 	}
 	return s
+}
+
+// faceEdges returns the edges q−p and r−p that faceNormal(p, q, r)
+// crosses (which spells them out itself: calling this, it no longer
+// inlines).
+func faceEdges(p, q, r geom.Vec) (ux, uy, uz, vx, vy, vz float64) {
+	return q[0] - p[0], q[1] - p[1], q[2] - p[2], r[0] - p[0], r[1] - p[1], r[2] - p[2]
+}
+
+// movedNormal returns the cross product u×v = n with the ax components
+// of u and v replaced by ua and va: the same bits as crossing the
+// replaced edges, without the products the ax component of n is made
+// of, which it keeps.
+func movedNormal(ax int, nx, ny, nz, ux, uy, uz, vx, vy, vz, ua, va float64) (x, y, z float64) {
+	switch ax {
+	case 0:
+		return nx, uz*va - ua*vz, ua*vy - uy*va
+	case 1:
+		return ua*vz - uz*va, ny, ux*va - ua*vx
+	}
+	return uy*va - ua*vy, ua*vx - ux*va, nz
 }

@@ -1,6 +1,7 @@
 package tetmesh
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -104,5 +105,22 @@ func TestDihedralSineDiffs(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkDihedralSineDiffs measures 4096 random and near-degenerate
+// tets at two limits: 1, where each gets its differences, as the tets
+// in an ascent's window do, and 0.2, where most are ruled out early.
+func BenchmarkDihedralSineDiffs(b *testing.B) {
+	tets := sineTets(4096)
+	for _, limit := range []float64{1, 0.2} {
+		b.Run(fmt.Sprint("limit=", limit), func(b *testing.B) {
+			var out [6]SineDiff
+			for b.Loop() {
+				for i := range tets {
+					DihedralSineDiffs(&out, &tets[i], i%4, 1e-7, limit)
+				}
+			}
+		})
 	}
 }

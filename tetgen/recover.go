@@ -400,14 +400,26 @@ func (ms *mesher) nearVertices(a, b int32, c geom.Vec, r2 float64, search int, v
 }
 
 // boxMeetsBall reports whether the bounding box of tet t meets the ball.
+// It is written out in scalars with plain comparisons: as a range over
+// the tet with min and max (which handle NaN and −0, but coordinates are
+// finite, and either zero gives the same sums) it took 360 instructions
+// a call, 150 now: 1.3 % of stlmodels_gearwheel.bin.stl's build with
+// MergeCoplanar at -q 1.414 (0.5 % now), most calls from encroacher.
 func (ms *mesher) boxMeetsBall(t int32, c geom.Vec, r2 float64) bool {
-	q := ms.m.tet(t)
+	xyz, q := ms.m.xyz, (*[4]int32)(ms.m.tet(t))
+	p0 := (*[3]float64)(xyz[3*int(q[0]):])
+	p1 := (*[3]float64)(xyz[3*int(q[1]):])
+	p2 := (*[3]float64)(xyz[3*int(q[2]):])
+	p3 := (*[3]float64)(xyz[3*int(q[3]):])
 	d2 := 0.0
-	for k := 0; k < 3; k++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, v := range q {
-			x := ms.m.xyz[3*int(v)+k]
-			lo, hi = min(lo, x), max(hi, x)
+	for k := range 3 {
+		lo, hi := order(p0[k], p1[k])
+		lo2, hi2 := order(p2[k], p3[k])
+		if lo2 < lo {
+			lo = lo2
+		}
+		if hi2 > hi {
+			hi = hi2
 		}
 		switch {
 		case c[k] < lo:
@@ -422,6 +434,14 @@ func (ms *mesher) boxMeetsBall(t int32, c geom.Vec, r2 float64) bool {
 		}
 	}
 	return true
+}
+
+// order returns x and y, the lesser first.
+func order(x, y float64) (float64, float64) {
+	if y < x {
+		return y, x
+	}
+	return x, y
 }
 
 // shell returns the power of two nearest l/2.

@@ -168,7 +168,11 @@ type apexJob struct {
 // depends only on its faces and start, and each worker counts what it
 // charges, added to m.sines after, so the jobs' results and the budget
 // are the same whatever GOMAXPROCS is and however the jobs interleave.
+// No jobs (every region over reinsertRegion) is no work.
 func (ms *mesher) runApexJobs(bnd [][3]geom.Vec, jobs []apexJob) {
+	if len(jobs) == 0 {
+		return
+	}
 	w := min(runtime.GOMAXPROCS(0), len(jobs))
 	if len(ms.apexWorkers) < w {
 		ms.apexWorkers = make([]apexWorker, w)

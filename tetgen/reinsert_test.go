@@ -215,4 +215,11 @@ func TestRunApexJobs(t *testing.T) {
 			t.Fatalf("GOMAXPROCS=%d: charged %d, alone %d", procs, ms.m.sines-before, alone.sines)
 		}
 	}
+	// A sliver whose every region is too big has no jobs: nothing runs
+	// and nothing is charged (a fresh mesher has no workers to index).
+	fresh := &mesher{m: &tri{}}
+	fresh.runApexJobs(nil, nil)
+	if fresh.m.sines != 0 {
+		t.Fatalf("no jobs charged %d", fresh.m.sines)
+	}
 }

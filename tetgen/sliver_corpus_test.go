@@ -120,12 +120,16 @@ func corpusQualityCase(t *testing.T, file string, opt Options, floor float64) {
 }
 
 // corpusQuality lists the watertight corpus models the exact path takes,
-// with the smallest dihedral angle each reached (degrees, rounded down),
+// with floors for their smallest dihedral angle (degrees, rounded down),
 // with default options (floor) and with MergeCoplanar (mergedFloor).
 // Below 12° the worst tets stand on needle subfaces or at creases, where
-// any change of where points go moves the minimum either way: a floor
-// follows a full long run of both tests and goes down only with a reason
-// (each session's runs and every floor's history: docs/meshing-history.md).
+// any change of where points go moves the minimum either way, even one
+// no rule should notice: scaling the ascent's finite-difference step by
+// 1 + k·1e-9 (k = 1…4) moved the hinge's 7.24° to 5.41° in all four
+// runs and the mushroom's 12.8° to 10.6-12.7°. So a floor is the
+// smallest minimum of the base run and those four (session 21), not one
+// trajectory's, and goes down only with a reason (each session's runs and
+// every floor's history: docs/meshing-history.md).
 var corpusQuality = []struct {
 	file        string
 	floor       float64
@@ -135,13 +139,13 @@ var corpusQuality = []struct {
 	{"bunny_npm.obj", 14.9, false, 14.9},
 	{"lib3mf_helix.stl", 14.9, false, 14.9},
 	{"openscad-testing_issue1580-back-to-back.stl", 25, false, 25},
-	{"matgeom_mushroom.off", 12.7, false, 12.7},
+	{"matgeom_mushroom.off", 10.5, false, 10.5},
 	{"yade_baraban.stl", 12.2, false, 14.9},
-	{"openscad_example001.stl", 4.5, true, 3.9},
-	{"gmsh_lever.stl", 1.9, true, 12.4},
-	{"cura_pbr3d_g1_buildplate.stl", 1.1, true, 14.7},
-	{"netgen_hinge.stl", 7.2, true, 14.9},
+	{"openscad_example001.stl", 4.4, true, 3.9},
+	{"gmsh_lever.stl", 1.9, true, 12},
+	{"cura_pbr3d_g1_buildplate.stl", 0.73, true, 14.4},
+	{"netgen_hinge.stl", 5.4, true, 14.9},
 	{"plb_aneurysm.stl", 2.9, true, 2.9},
-	{"stlmodels_gearwheel.bin.stl", 0.67, true, 14.9},
+	{"stlmodels_gearwheel.bin.stl", 0.44, true, 14.9},
 	{"occt_propeller.stl", 0.45, true, 0.48}, // its 9.92° crease bounds any mesh below 12°
 }

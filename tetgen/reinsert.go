@@ -32,15 +32,18 @@ const (
 	// reinsertWork bounds the tet quality evaluations of one pass, per
 	// tet of the mesh.
 	reinsertWork = 20
+	// reinsertPerBad bounds them per tet below optTarget too.
+	reinsertPerBad = 1000
 )
 
 // reinsertSlivers tries reinsertSliver on the tets below optTarget,
 // worst first, within the work bound, and returns how many it replaced.
 func (ms *mesher) reinsertSlivers() int {
 	m := ms.m
-	budget := m.sines + reinsertWork*m.numTets()
+	bad := m.badWorstFirst(math.Sin(optTarget))
+	budget := m.sines + min(reinsertWork*m.numTets(), reinsertPerBad*len(bad))
 	n := 0
-	for _, b := range m.badWorstFirst(math.Sin(optTarget)) {
+	for _, b := range bad {
 		if m.sines > budget {
 			break
 		}

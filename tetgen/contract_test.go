@@ -42,17 +42,7 @@ func exactVolume6(m *tri) *big.Rat {
 
 // boxBeforeSlivers returns a refined and optimized mesher of a box.
 func boxBeforeSlivers(t *testing.T) *mesher {
-	ms, stages := newMesher(shapes.Box(1, 1, 1, 2), Options{Quality: 2, MaxVolume: 0.002}, false)
-	for _, st := range stages {
-		if st.name == "slivers" {
-			break
-		}
-		if err := st.run(); err != nil {
-			t.Fatalf("%s: %v", st.name, err)
-		}
-	}
-	ms.m.stopLog()
-	return ms
+	return meshedBefore(t, shapes.Box(1, 1, 1, 2), Options{Quality: 2, MaxVolume: 0.002}, "slivers")
 }
 
 // Contracting an interior Steiner point put next to another removes the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/shapes"
 )
 
 // skewBipyramid is a bipyramid over an irregular pentagon with apexes
@@ -221,5 +222,72 @@ func TestRunApexJobs(t *testing.T) {
 	fresh.runApexJobs(nil, nil)
 	if fresh.m.sines != 0 {
 		t.Fatalf("no jobs charged %d", fresh.m.sines)
+	}
+}
+
+// A reinsertion pass stops once its evaluations pass
+// min(reinsertWork·tets, reinsertPerBad·bad), checked before each
+// attempt, the scan for bad tets aside. On two cylinders before sliver
+// removal, one with few bad tets (the per-bad bound the smaller) and one
+// with many (the per-tet one), each with attempts whose spending falls
+// between the two bounds, the pass must spend exactly what the same
+// attempts, run one by one without a bound on an identical mesher, have
+// spent by the first attempt that takes them past the bound — so no more
+// than that attempt's cost beyond it — and replace the same tets;
+// without the bound they spend more.
+func TestReinsertPassCap(t *testing.T) {
+	for _, c := range []struct {
+		sides, rows int
+		quality     float64
+		perBad      bool // whether reinsertPerBad·bad is the smaller bound
+	}{{24, 6, 1.414, true}, {28, 4, 1.8, false}} {
+		cyl := func() *mesher {
+			return meshedBefore(t, shapes.Cylinder(1, 2, c.sides, c.rows), Options{Quality: c.quality}, "slivers")
+		}
+		capped, free := cyl(), cyl()
+		m, fm := capped.m, free.m
+		bad := len(m.badWorstFirst(math.Sin(optTarget)))
+		limit := min(reinsertWork*m.numTets(), reinsertPerBad*bad)
+		if (limit == reinsertPerBad*bad) != c.perBad {
+			t.Fatalf("%d×%d -q %v: %d bad tets of %d: not the bound wanted", c.sides, c.rows, c.quality, bad, m.numTets())
+		}
+		// Without a bound: what the scan for bad tets costs (the pass's
+		// too), and what the attempts have spent and replaced after each.
+		scan := fm.sines
+		list := fm.badWorstFirst(math.Sin(optTarget))
+		scan = fm.sines - scan
+		var spent, replaced []int
+		start, n := fm.sines, 0
+		for _, b := range list {
+			if !fm.gone(b) && free.reinsertSliver(b.t) {
+				n++
+			}
+			spent, replaced = append(spent, fm.sines-start), append(replaced, n)
+		}
+		stop := slices.IndexFunc(spent, func(s int) bool { return s > limit })
+		if stop < 0 {
+			t.Fatalf("%d×%d -q %v: every bad tet tried for %d evaluations: the bound %d does not bind", c.sides, c.rows, c.quality, spent[len(spent)-1], limit)
+		}
+		if other := max(reinsertWork*m.numTets(), reinsertPerBad*bad); spent[stop] > other {
+			t.Fatalf("%d×%d -q %v: the other bound, %d, would end the pass at the same attempt", c.sides, c.rows, c.quality, other)
+		}
+		before := m.sines
+		got := capped.reinsertSlivers()
+		used := m.sines - before - scan
+		last := spent[stop]
+		if stop > 0 {
+			last -= spent[stop-1]
+		}
+		t.Logf("%d×%d -q %v: %d tets, %d bad, bound %d; pass %d evaluations, %d replaced; unbounded %d, %d replaced; the bound ends it after attempt %d of %d (cost %d)",
+			c.sides, c.rows, c.quality, m.numTets(), bad, limit, used, got, spent[len(spent)-1], n, stop+1, len(spent), last)
+		if used != spent[stop] || got != replaced[stop] {
+			t.Errorf("%d×%d -q %v: pass spent %d and replaced %d, want %d and %d", c.sides, c.rows, c.quality, used, got, spent[stop], replaced[stop])
+		}
+		if used <= limit || used > limit+last {
+			t.Errorf("%d×%d -q %v: pass spent %d: bound %d, its last attempt %d", c.sides, c.rows, c.quality, used, limit, last)
+		}
+		if spent[len(spent)-1] <= used {
+			t.Errorf("%d×%d -q %v: unbounded attempts spent %d, no more than the bounded pass's %d", c.sides, c.rows, c.quality, spent[len(spent)-1], used)
+		}
 	}
 }

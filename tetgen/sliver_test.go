@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/shapes"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -15,7 +16,13 @@ import (
 // torusBeforeSlivers returns the torus's mesher run up to (not through)
 // stage last; the torus keeps a tet below optTarget after optimization.
 func torusBeforeSlivers(t *testing.T, last string) *mesher {
-	ms, stages := newMesher(shapes.Torus(2, 0.5, 24, 12), Options{Quality: 2}, false)
+	return meshedBefore(t, shapes.Torus(2, 0.5, 24, 12), Options{Quality: 2}, last)
+}
+
+// meshedBefore returns the mesher of s run up to (not through) stage
+// last.
+func meshedBefore(t *testing.T, s *format.Surface, opt Options, last string) *mesher {
+	ms, stages := newMesher(s, opt, false)
 	for _, st := range stages {
 		if st.name == last {
 			break

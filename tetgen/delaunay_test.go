@@ -535,3 +535,121 @@ func TestScanForFirstHolder(t *testing.T) {
 		t.Fatalf("only %d of %d points in the mesh", held, len(queries))
 	}
 }
+
+// Ghost tets keep the ghost at slot 3 (ring and removeEdge look only
+// there), and ring gives an edge's tets in cyclic order: on the Delaunay
+// tetrahedralization of random points, through insertions inside and
+// outside the hull, 2-3 flips and edge removals, checkTri (which checks
+// slot 3) after every change, and, every few changes, every ghost tet's
+// hull face facing away from the tet across it, and, for every edge
+// from every tet holding it, ring against a brute-force search of all
+// tets: it fails exactly when a holder is a ghost tet, and otherwise
+// lists each holder once, from the tet given, each holding x, y and its
+// link pair in positive order (Orient3D) and across a face from the
+// next.
+func TestGhostSlotAndRings(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	m, _, _, err := delaunay(uniformPoints(rng, 150))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tb, lb []int32
+	rings, ghostRings := 0, 0
+	checkRings := func(stage string) {
+		t.Helper()
+		holders := map[[2]int32][]int32{}
+		for tt := range int32(m.numTets()) {
+			if !m.alive(tt) {
+				continue
+			}
+			q := m.tet(tt)
+			if q[3] == ghost {
+				o := m.across(4*tt + 3)
+				d := m.tet(o >> 2)[o&3]
+				if geom.Orient3D(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(d)) >= 0 {
+					t.Fatalf("%s: ghost tet %d %v: hull face does not face away from %d", stage, tt, q, d)
+				}
+			}
+			for _, e := range tetEdges {
+				x, y := min(q[e[0]], q[e[1]]), max(q[e[0]], q[e[1]])
+				if x != ghost {
+					holders[[2]int32{x, y}] = append(holders[[2]int32{x, y}], tt)
+				}
+			}
+		}
+		for e, hs := range holders {
+			x, y := e[0], e[1]
+			hasGhost := slices.ContainsFunc(hs, m.isGhost)
+			for _, h := range hs {
+				tets, link, ok := m.ring(x, y, h, tb, lb)
+				tb, lb = tets, link
+				if ok == hasGhost {
+					t.Fatalf("%s: edge %d-%d from tet %d: ring ok %v, holders %v (ghost among them %v)", stage, x, y, h, ok, hs, hasGhost)
+				}
+				if !ok {
+					ghostRings++
+					continue
+				}
+				rings++
+				if len(tets) != len(hs) || len(link) != len(hs) || tets[0] != h {
+					t.Fatalf("%s: edge %d-%d from tet %d: ring %v link %v, holders %v", stage, x, y, h, tets, link, hs)
+				}
+				for i, u := range tets {
+					if !slices.Contains(hs, u) || slices.Contains(tets[:i], u) {
+						t.Fatalf("%s: edge %d-%d: ring %v, holders %v", stage, x, y, tets, hs)
+					}
+					p, r := link[i], link[(i+1)%len(link)]
+					if sortedTet(m.tet(u)) != sortedTet([]int32{x, y, p, r}) || geom.Orient3D(m.pos(x), m.pos(y), m.pos(p), m.pos(r)) <= 0 {
+						t.Fatalf("%s: edge %d-%d: tet %v, link pair %d, %d not in positive order", stage, x, y, m.tet(u), p, r)
+					}
+					next := tets[(i+1)%len(tets)]
+					if !slices.ContainsFunc([]int32{0, 1, 2, 3}, func(k int32) bool { return m.across(4*u+k)>>2 == next }) {
+						t.Fatalf("%s: edge %d-%d: ring tets %d and %d not neighbours", stage, x, y, u, next)
+					}
+				}
+			}
+		}
+	}
+	checkTri(t, m)
+	checkRings("delaunay")
+	live := func() int32 {
+		for {
+			if u := int32(rng.Intn(m.numTets())); m.alive(u) {
+				return u
+			}
+		}
+	}
+	inserted, flips, removals := 0, 0, 0
+	for step := range 600 {
+		var what string
+		switch op := rng.Intn(3); {
+		case op == 0 || step < 100:
+			// Half of them outside the points' cube, many outside the hull.
+			p := geom.Vec{1.6*rng.Float64() - 0.3, 1.6*rng.Float64() - 0.3, 1.6*rng.Float64() - 0.3}
+			if m.insert(m.addVertex(p), live()) == -1 {
+				inserted++
+			}
+			what = "insertion"
+		case op == 1:
+			if m.flip23(4*live() + int32(rng.Intn(4))) {
+				flips++
+			}
+			what = "flip"
+		default:
+			u := live()
+			e := tetEdges[rng.Intn(6)]
+			if q := m.tet(u); q[e[0]] != ghost && q[e[1]] != ghost && m.removeEdge(q[e[0]], q[e[1]], u, nil, nil) {
+				removals++
+			}
+			what = "edge removal"
+		}
+		checkTri(t, m)
+		if step%25 == 24 {
+			checkRings(fmt.Sprintf("after %s %d", what, step))
+		}
+	}
+	t.Logf("%d insertions, %d flips, %d edge removals; %d closed rings, %d refused at a ghost", inserted, flips, removals, rings, ghostRings)
+	if inserted < 100 || flips < 30 || removals < 20 || ghostRings == 0 {
+		t.Fatalf("too few changes or ghost rings to test")
+	}
+}

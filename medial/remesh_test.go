@@ -1,7 +1,9 @@
 package medial
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -124,4 +126,137 @@ func TestRemeshFoldsAndGaps(t *testing.T) {
 			}
 		})
 	}
+}
+
+// vertexSizes gives what length gives at the vertex's position, through
+// random asks, moves and forgets, calling length once per vertex between
+// moves (fails when forget does nothing, or when at always asks).
+func TestVertexSizes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	calls := 0
+	length := func(p geom.Vec) float64 { calls++; return 1 + p[0] + 2*p[1]*p[2] }
+	const n = 50
+	pos := make([]geom.Vec, n)
+	asked := make([]bool, n) // since the vertex last moved
+	s := newVertexSizes(length, n)
+	for range 20000 {
+		v := rng.IntN(n)
+		if rng.IntN(4) == 0 {
+			pos[v] = geom.Vec{rng.Float64(), rng.Float64(), rng.Float64()}
+			s.forget(int32(v))
+			asked[v] = false
+			continue
+		}
+		before := calls
+		got := s.at(int32(v), pos[v])
+		if n := calls - before; asked[v] && n != 0 || !asked[v] && n != 1 {
+			t.Fatalf("vertex %d: %d calls of length, asked since it moved %v", v, n, asked[v])
+		}
+		if want := length(pos[v]); got != want {
+			t.Fatalf("vertex %d at %v: %v, length gives %v", v, pos[v], got, want)
+		}
+		asked[v] = true
+	}
+}
+
+// collapse keeps a closed oriented manifold: on the contour of a ball
+// with steep tents raised on a third of its triangles (degree-3 apexes:
+// collapsing a tent's base edge would fold the tent onto itself, which
+// the link condition refuses, and so does the crease rule, every tent
+// vertex being on a crease), coarsened by collapses alone, after every
+// pass the live triangles must make a closed oriented 2-manifold,
+// checked by brute force: no repeated or degenerate triangles, every
+// edge in one triangle each way, every vertex's triangles one fan.
+func TestCollapseManifold(t *testing.T) {
+	lv := level{f: func(p geom.Vec) float64 { return 0.5 - geom.Norm(p) }}
+	s, err := contour(lv, geom.Vec{-0.7, -0.7, -0.7}, geom.Vec{0.7, 0.7, 0.7}, 0.05, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &triMesh{pos: slices.Clone(s.Positions), frozen: make([]bool, s.NumVertices())}
+	rng := rand.New(rand.NewPCG(5, 6))
+	used := make([]bool, s.NumVertices())
+	for k := 0; k < len(s.Triangles); k += 3 {
+		q := [3]int32(s.Triangles[k : k+3])
+		if used[q[0]] || used[q[1]] || used[q[2]] || rng.IntN(3) != 0 {
+			m.tris = append(m.tris, q[:]...)
+			continue
+		}
+		used[q[0]], used[q[1]], used[q[2]] = true, true, true
+		a, b, c := m.p(q[0]), m.p(q[1]), m.p(q[2])
+		n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+		edge := math.Sqrt(geom.Dist2(a, b))
+		apex := geom.Add(geom.Scale(1.0/3, geom.Add(geom.Add(a, b), c)), geom.Scale(2.5*edge/geom.Norm(n), n))
+		v := int32(len(m.pos) / 3)
+		m.pos = append(m.pos, apex[:]...)
+		m.frozen = append(m.frozen, false)
+		m.tris = append(m.tris, q[0], q[1], v, q[1], q[2], v, q[2], q[0], v)
+	}
+	if err := brutalManifold(m); err != nil {
+		t.Fatalf("tented contour: %v", err)
+	}
+	tris, total := m.live(), 0
+	for pass := range 8 {
+		n := m.collapse(func(geom.Vec) float64 { return 0.1 }, func(p, _ geom.Vec, _ float64) geom.Vec { return p })
+		total += n
+		if err := brutalManifold(m); err != nil {
+			t.Fatalf("pass %d (%d collapses): %v", pass, n, err)
+		}
+	}
+	t.Logf("%d → %d triangles by %d collapses", tris, m.live(), total)
+	if total < tris/20 {
+		t.Errorf("only %d collapses", total)
+	}
+}
+
+// brutalManifold reports, by brute force over the live triangles of m,
+// how they fail to make a closed oriented 2-manifold, or nil.
+func brutalManifold(m *triMesh) error {
+	type edge [2]int32
+	half := map[edge]int{}
+	seen := map[[3]int32]bool{}
+	around := map[int32][]edge{} // per vertex, its triangles' opposite edges
+	for t := 0; t < len(m.tris); t += 3 {
+		q := [3]int32(m.tris[t : t+3])
+		if q[0] < 0 {
+			continue
+		}
+		if q[0] == q[1] || q[1] == q[2] || q[0] == q[2] {
+			return fmt.Errorf("triangle %d %v repeats a vertex", t/3, q)
+		}
+		key := q
+		slices.Sort(key[:])
+		if seen[key] {
+			return fmt.Errorf("triangle %v twice", q)
+		}
+		seen[key] = true
+		for k := range 3 {
+			half[edge{q[k], q[(k+1)%3]}]++
+			around[q[k]] = append(around[q[k]], edge{q[(k+1)%3], q[(k+2)%3]})
+		}
+	}
+	for e, n := range half {
+		if n != 1 || half[edge{e[1], e[0]}] != 1 {
+			return fmt.Errorf("edge %d→%d in %d triangles, %d→%d in %d", e[0], e[1], n, e[1], e[0], half[edge{e[1], e[0]}])
+		}
+	}
+	for v, es := range around {
+		// The opposite edges must chain into one cycle.
+		next := map[int32]int32{}
+		for _, e := range es {
+			next[e[0]] = e[1]
+		}
+		u, steps := es[0][0], 0
+		for {
+			u = next[u]
+			steps++
+			if u == es[0][0] || steps > len(es) {
+				break
+			}
+		}
+		if steps != len(es) {
+			return fmt.Errorf("vertex %d: its %d triangles are not one fan", v, len(es))
+		}
+	}
+	return nil
 }

@@ -291,3 +291,69 @@ func TestReinsertPassCap(t *testing.T) {
 		}
 	}
 }
+
+// bestApex's first ascent (on the distances to the faces' planes) has
+// its objective, nearest, recompute the distances into a.fns, the slice
+// the gradient step returned: that is sound only if climb reads the
+// functions fns returned before it asks obj, never after. Over the skew
+// bipyramid's faces from starts inside, outside and on a vertex, climb
+// must reach the same point and value, bit for bit, whether obj computes
+// into a fresh slice or into a.fns and then overwrites all of it with
+// NaN.
+func TestClimbObjectiveReusesFns(t *testing.T) {
+	ms, v := centred(t, skewBipyramid())
+	m := ms.m
+	var bnd [][3]geom.Vec
+	var nrm []geom.Vec
+	for _, s := range m.star(v, nil) {
+		f := m.faceVerts(4*s + int32(slices.Index(m.tet(s), v)))
+		a, b, c := m.pos(f[0]), m.pos(f[1]), m.pos(f[2])
+		bnd = append(bnd, [3]geom.Vec{a, b, c})
+		n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+		nrm = append(nrm, geom.Scale(-1/geom.Norm(n), n))
+	}
+	dist := func(fs []ascentFn, x geom.Vec) []ascentFn {
+		fs = fs[:0]
+		for i, f := range bnd {
+			fs = append(fs, ascentFn{F: geom.Dot(nrm[i], geom.Sub(x, f[0])), G: nrm[i]})
+		}
+		return fs
+	}
+	lowest := func(fs []ascentFn) float64 {
+		lo := math.Inf(1)
+		for _, f := range fs {
+			lo = min(lo, f.F)
+		}
+		return lo
+	}
+	same := func(g geom.Vec) geom.Vec { return g }
+	asks := 0
+	for _, p0 := range []geom.Vec{m.pos(v), {0.2, -0.1, 1.3}, {0.3, 0.3, 0.1}, {-0.4, 0.1, -0.2}, bnd[0][0], {1.5, 1.5, -1}} {
+		var fresh, shared ascent
+		fns := func(a *ascent) func(geom.Vec, float64) []ascentFn {
+			return func(x geom.Vec, _ float64) []ascentFn { a.fns = dist(a.fns, x); return a.fns }
+		}
+		apart := func(y geom.Vec, _ float64) (float64, geom.Vec) { return lowest(dist(nil, y)), y }
+		reusing := func(y geom.Vec, _ float64) (float64, geom.Vec) {
+			asks++
+			shared.fns = dist(shared.fns, y)
+			lo := lowest(shared.fns)
+			for i := range shared.fns[:cap(shared.fns)] {
+				shared.fns[:cap(shared.fns)][i] = ascentFn{F: math.NaN(), G: geom.Vec{math.NaN(), math.NaN(), math.NaN()}}
+			}
+			return lo, y
+		}
+		lo := lowest(dist(nil, p0))
+		wx, wv := fresh.climb(p0, lo, 4*ascentSteps, 0.05, fns(&fresh), apart, same)
+		gx, gv := shared.climb(p0, lo, 4*ascentSteps, 0.05, fns(&shared), reusing, same)
+		if gx != wx || math.Float64bits(gv) != math.Float64bits(wv) {
+			t.Fatalf("from %v: %v (%v) reusing a.fns, %v (%v) apart", p0, gx, gv, wx, wv)
+		}
+		if wv <= lo && lo < 0 {
+			t.Fatalf("from %v, outside: no rise (%v)", p0, wv)
+		}
+	}
+	if asks < 20 {
+		t.Fatalf("obj asked %d times", asks)
+	}
+}

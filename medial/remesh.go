@@ -19,7 +19,8 @@ import (
 // sharp edge of an offset box stays sharp, but a crease line may lose
 // vertices along its course (contours of unions of balls are creased
 // wherever two balls meet, with short edges along the creases that
-// otherwise never coarsen). Every new or
+// otherwise never coarsen); the needles left, mostly along creases, are
+// mended at the end (mendNeedles). Every new or
 // moved vertex is put back on the level set by project, so a planar part
 // of it stays exactly planar. Marching-tetrahedra triangles are often
 // slivers, which a Delaunay mesher would refine to dust around them.
@@ -40,24 +41,34 @@ func remesh(s *format.Surface, length func(p geom.Vec) float64, project func(p, 
 	// else (openscad_example001's core: 94 544 contour triangles, remeshed
 	// before to 35 k crossing in 86 pairs and so dropped; now 22 k).
 	for i := range rounds {
-		prev := m.clone()
 		var n int
-		for try := 0; ; try++ {
-			n = m.round(length, project)
-			bad := m.crossing()
-			if len(bad) == 0 {
-				break
-			}
-			if try == remeshRetries || !prev.freeze(bad, m) {
-				return prev.surface()
-			}
-			m = prev.clone()
-		}
-		if n <= m.live()/remeshSettled && i+1 >= minRemeshRounds {
+		var ok bool
+		m, n, ok = m.checked(func(r *triMesh) int { return r.round(length, project) }, (*triMesh).whollyFrozen)
+		if !ok || n <= m.live()/remeshSettled && i+1 >= minRemeshRounds {
 			break
 		}
 	}
-	return m.surface()
+	return m.mendNeedles(length, project).surface()
+}
+
+// checked does step on m and returns the state reached, with step's
+// count, when the surface neither crosses itself nor folds but where kept;
+// otherwise it does step again from m's state with the vertices around the
+// offending triangles frozen (up to remeshRetries times), and gives up
+// with m's state before the step and false.
+func (m *triMesh) checked(step func(*triMesh) int, kept func(*triMesh, edgeRef) bool) (*triMesh, int, bool) {
+	prev := m.clone()
+	for try := 0; ; try++ {
+		n := step(m)
+		bad := m.crossing(kept)
+		if len(bad) == 0 {
+			return m, n, true
+		}
+		if try == remeshRetries || !prev.freeze(bad, m) {
+			return prev, 0, false
+		}
+		m = prev.clone()
+	}
 }
 
 // remeshRetries bounds how often one remeshing round is done again with
@@ -97,14 +108,11 @@ var foldCos = math.Cos(150 * math.Pi / 180)
 
 // crossing returns the triangles of m that take part in the first
 // self-intersections format.Diagnose lists, and those on fold edges not
-// wholly frozen (folds of the contour itself stay once frozen); none if
-// there are neither.
-func (m *triMesh) crossing() []int32 {
+// kept; none if there are neither.
+func (m *triMesh) crossing(kept func(*triMesh, edgeRef) bool) []int32 {
 	var bad []int32
-	for _, e := range m.edges() {
-		n0, n1 := m.normal(e.t0), m.normal(e.t1)
-		if geom.Dot(n0, n1) < foldCos*geom.Norm(n0)*geom.Norm(n1) &&
-			!(m.frozen[e.a] && m.frozen[e.b] && m.frozen[m.opposite(e.t0, e.a, e.b)] && m.frozen[m.opposite(e.t1, e.a, e.b)]) {
+	for _, e := range m.folds() {
+		if !kept(m, e) {
 			bad = append(bad, e.t0, e.t1)
 		}
 	}
@@ -120,6 +128,24 @@ func (m *triMesh) crossing() []int32 {
 		bad = append(bad, idx[p[0]], idx[p[1]])
 	}
 	return bad
+}
+
+// folds returns the edges where the surface folds.
+func (m *triMesh) folds() []edgeRef {
+	var f []edgeRef
+	for _, e := range m.edges() {
+		n0, n1 := m.normal(e.t0), m.normal(e.t1)
+		if geom.Dot(n0, n1) < foldCos*geom.Norm(n0)*geom.Norm(n1) {
+			f = append(f, e)
+		}
+	}
+	return f
+}
+
+// whollyFrozen reports whether the vertices of both triangles on e are
+// frozen: remeshing rounds keep such folds, which are the contour's own.
+func (m *triMesh) whollyFrozen(e edgeRef) bool {
+	return m.frozen[e.a] && m.frozen[e.b] && m.frozen[m.opposite(e.t0, e.a, e.b)] && m.frozen[m.opposite(e.t1, e.a, e.b)]
 }
 
 // freeze marks frozen, in m, the vertices within two rings of the
@@ -334,15 +360,8 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 				continue
 			}
 		}
-		// Link condition: a and b share exactly the neighbours c and d.
-		na, nb := m.neighbours(ring[e.a], e.a), m.neighbours(ring[e.b], e.b)
-		shared := 0
-		for _, x := range na {
-			if slices.Contains(nb, x) {
-				shared++
-			}
-		}
-		if shared != 2 || len(na) < 4 || len(nb) < 4 {
+		na, nb, ok := m.link(e, ring)
+		if !ok {
 			continue
 		}
 		n := geom.Add(normals[e.a], normals[e.b])
@@ -366,19 +385,39 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 			busy[x] = true
 		}
 		busy[e.a], busy[e.b] = true, true
-		copy(m.pos[3*e.a:], q[:])
+		m.merge(e, q, ring)
 		size.forget(e.a)
-		for _, t := range ring[e.b] {
-			for k := range 3 {
-				if m.tris[3*t+int32(k)] == e.b {
-					m.tris[3*t+int32(k)] = e.a
-				}
-			}
-		}
-		m.tris[3*e.t0], m.tris[3*e.t1] = -1, -1
 		done++
 	}
 	return done
+}
+
+// link returns the neighbours of e's ends and whether collapsing e keeps
+// the surface a manifold: a and b share exactly the neighbours c and d
+// (the link condition), and neither is left with fewer than three.
+func (m *triMesh) link(e edgeRef, ring [][]int32) (na, nb []int32, ok bool) {
+	na, nb = m.neighbours(ring[e.a], e.a), m.neighbours(ring[e.b], e.b)
+	shared := 0
+	for _, x := range na {
+		if slices.Contains(nb, x) {
+			shared++
+		}
+	}
+	return na, nb, shared == 2 && len(na) >= 4 && len(nb) >= 4
+}
+
+// merge collapses edge e: a moves to q and takes b's triangles, the two
+// on e die.
+func (m *triMesh) merge(e edgeRef, q geom.Vec, ring [][]int32) {
+	copy(m.pos[3*e.a:], q[:])
+	for _, t := range ring[e.b] {
+		for k := range 3 {
+			if m.tris[3*t+int32(k)] == e.b {
+				m.tris[3*t+int32(k)] = e.a
+			}
+		}
+	}
+	m.tris[3*e.t0], m.tris[3*e.t1] = -1, -1
 }
 
 // collapsible reports whether merging edge e into q turns no triangle

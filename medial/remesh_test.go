@@ -102,15 +102,7 @@ func TestRemeshFoldsAndGaps(t *testing.T) {
 			if err := checkClosed(s); err != nil {
 				t.Fatalf("contour: %v", err)
 			}
-			m := remesh(s, func(geom.Vec) float64 { return length }, lv.onto, remeshRounds)
-			if err := checkClosed(m); err != nil {
-				t.Fatalf("remeshed: %v", err)
-			}
-			for i := range m.NumVertices() {
-				if f := lv.f(geom.At(m.Positions, int32(i))); math.Abs(f) > 1e-9 {
-					t.Fatalf("vertex %d off the level set by %g", i, f)
-				}
-			}
+			m := remeshOnLevel(t, s, lv, length)
 			var ls []float64
 			for k := 0; k < len(m.Triangles); k += 3 {
 				for j := range 3 {

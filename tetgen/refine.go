@@ -532,11 +532,12 @@ func (ms *mesher) vertexSizing(q []int32) float64 {
 // it encroaches.
 func (ms *mesher) splitTet(t int32, why int) {
 	m, r := ms.m, ms.ref8
-	cc, r2 := m.tetCircumcentre(t)
+	sh := m.shapeOf(t) // once: the close-born rule reads its shortest edge
+	cc, r2 := geom.Add(m.pos(m.c[t<<3]), sh.off), sh.r2
 	// The local rules that end refinement (see the top of the file).
 	shape, floor2 := why == badShape, sizeGap*sizeGap*r2
 	r.born = shape && ms.opt.Quality < growingBound && r.closeBorn[ms.parent(t)]
-	if r.born && r2 <= closeBornBound*closeBornBound*m.shapeOf(t).short {
+	if r.born && r2 <= closeBornBound*closeBornBound*sh.short {
 		r.giveUp(t)
 		return
 	}

@@ -206,20 +206,29 @@ type edgeRef struct {
 
 // edges lists the edges of the live triangles, sorted by (a, b).
 func (m *triMesh) edges() []edgeRef {
-	type half struct{ a, b, t int32 }
-	var hs []half
+	// Half-edges sorted by their ends' (min, max), packed in one key, then
+	// by the first end.
+	type half struct {
+		key     uint64
+		a, b, t int32
+	}
+	hs := make([]half, 0, len(m.tris))
 	for t := 0; t < len(m.tris); t += 3 {
 		if m.tris[t] < 0 {
 			continue
 		}
 		for k := range 3 {
-			hs = append(hs, half{m.tris[t+k], m.tris[t+(k+1)%3], int32(t / 3)})
+			a, b := m.tris[t+k], m.tris[t+(k+1)%3]
+			hs = append(hs, half{uint64(min(a, b))<<32 | uint64(max(a, b)), a, b, int32(t / 3)})
 		}
 	}
 	slices.SortFunc(hs, func(x, y half) int {
-		return cmp.Or(cmp.Compare(min(x.a, x.b), min(y.a, y.b)), cmp.Compare(max(x.a, x.b), max(y.a, y.b)), cmp.Compare(x.a, y.a))
+		if x.key != y.key {
+			return cmp.Compare(x.key, y.key)
+		}
+		return cmp.Compare(x.a, y.a)
 	})
-	var es []edgeRef
+	es := make([]edgeRef, 0, len(hs)/2)
 	for i := 0; i+1 < len(hs); i += 2 {
 		x, y := hs[i], hs[i+1]
 		if x.a < x.b {

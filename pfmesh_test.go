@@ -172,11 +172,13 @@ func TestCorpusField(t *testing.T) {
 		if rep.ExactMesh != nil && rep.ExactMesh.QualityCapped && name != "cura_pbr3d_g1_buildplate.stl" {
 			t.Errorf("refinement reached the vertex cap (%d tets): local rules should end it", rep.Tets)
 		}
-		// The exact path's default builds stay within five times the
-		// tet budget (the aneurysm's 781 k is the most); the gearwheel's
-		// cascade beside its core reached 3.07 M (TestBuildGearwheelEnds).
-		if rep.ExactMesh != nil && rep.Tets > 5*pfmesh.DefaultTetBudget {
-			t.Errorf("%d tets, over five times the tet budget (%d)", rep.Tets, pfmesh.DefaultTetBudget)
+		// The exact path's default builds stay within six times the
+		// tet budget (the propeller's 923 k is the most, its thin blades
+		// sized by their core since it takes the exact path); the
+		// gearwheel's cascade beside its core reached 3.07 M
+		// (TestBuildGearwheelEnds).
+		if rep.ExactMesh != nil && rep.Tets > 6*pfmesh.DefaultTetBudget {
+			t.Errorf("%d tets, over six times the tet budget (%d)", rep.Tets, pfmesh.DefaultTetBudget)
 		}
 		t.Logf("%s path, %d tets, min dihedral %.1f°, %d CG iterations in %d corrections, %d of %d flux edges limited, %d values clamped (by ≤ %.2g)",
 			rep.Mesher, rep.Tets, rep.MinDihedral, rep.Solver.Iterations, rep.Solver.Corrections, rep.Solver.LimitedEdges, rep.Solver.FluxEdges, rep.Solver.Violations, rep.Solver.MaxViolation)

@@ -216,3 +216,47 @@ func TestMedialDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// A thin shell faceted coarsely along its curve: each arc facet's sag
+// tolerance (0.03) is three times the shell's thickness (0.01), so a ball
+// grown from the outer face that let the inner face sag as well would
+// pass through the shell and end centred outside it (as the propeller's
+// thin blades and the hinge's balls did). The facets are parallel chords
+// of concentric arcs, so the medial ball there has radius T·cos 10°/2;
+// every ball the axis keeps is centred inside the shell.
+func TestShrinkBallThinCurvedShell(t *testing.T) {
+	const r, th, n, turn = 1.0, 0.01, 4, 80 * math.Pi / 180
+	var poly [][2]float64
+	for i := 0; i <= n; i++ { // outer arc, counterclockwise
+		a := turn * float64(i) / n
+		poly = append(poly, [2]float64{(r + th) * math.Cos(a), (r + th) * math.Sin(a)})
+	}
+	for i := n; i >= 0; i-- { // inner arc, back
+		a := turn * float64(i) / n
+		poly = append(poly, [2]float64{r * math.Cos(a), r * math.Sin(a)})
+	}
+	s := shapes.Extrude(poly, 0.3)
+	o, err := newSolid(s, "shell")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The middle of the outer face's second facet, 0.15 up.
+	a0, a1 := turn/n, 2*turn/n
+	p0 := geom.Vec{(r + th) * math.Cos(a0), (r + th) * math.Sin(a0), 0.15}
+	p1 := geom.Vec{(r + th) * math.Cos(a1), (r + th) * math.Sin(a1), 0.15}
+	x := geom.Scale(0.5, geom.Add(p0, p1))
+	m := geom.Scale(-1/geom.Norm(geom.Vec{x[0], x[1], 0}), geom.Vec{x[0], x[1], 0})
+	b := o.shrinkBall(x, m, 0.1, o.diag())
+	if want := th * math.Cos(turn/n/2) / 2; math.Abs(b.r-want) > 1e-12 {
+		t.Errorf("ball from the outer face: radius %v, want %v", b.r, want)
+	}
+	ax, err := MedialAxis(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ax.NumBalls() {
+		if d, _ := o.signedDistance(ax.Centre(i)); ax.Kept[i] && d < 0 {
+			t.Fatalf("kept ball %d (radius %v) centred %v outside the shell", i, ax.Radii[i], -d)
+		}
+	}
+}

@@ -179,9 +179,9 @@ func (k *kernel) size(p geom.Vec, onCore bool) float64 {
 // length of the solid part are left out: the solid part's surface carries
 // the core there, and a point just off a surface the mesher conforms to
 // would make it refine down to their distance. Centres not strictly inside
-// the body are left out too: the mesher rejects them (on
-// corpus/netgen_hinge.stl some kept balls are centred 1.4 to 2 outside it;
-// why is open).
+// the body are left out too: the mesher rejects them (corpus/netgen_hinge.stl
+// had kept balls centred 1.4 to 2 outside it until the sag tolerance
+// stopped applying from beyond a facet's plane; shrink.go).
 func (k *kernel) sheetPoints() []float64 {
 	var pts []float64
 	for _, i := range k.kept {

@@ -40,25 +40,38 @@ const contactTol = 0.05
 // empty, up to rmax (larger than any ball inside the solid).
 //
 // Distances are measured to the surface inflated by its sag tolerance
-// (see nearestSagging).
+// (see nearestSagging). A ball that ends centred outside the solid has
+// grown through a part thinner than its facets' sag (the propeller's
+// blades): it is shrunk again with no sag from beyond a facet's plane.
+// Only such balls change, so a convex part's axis is what it was.
 func (o *solid) shrinkBall(x, m geom.Vec, r0, rmax float64) ball {
+	b := o.shrinkWith(x, m, r0, rmax, false)
+	if d, _ := o.signedDistance(b.c); d < 0 {
+		b = o.shrinkWith(x, m, r0, rmax, true)
+	}
+	b.sep, b.codim = o.contacts(x, b.c, b.r)
+	return b
+}
+
+// shrinkWith runs shrinkFrom from radius r0, doubled while the ball is
+// empty, up to rmax; strict as for nearestSagging.
+func (o *solid) shrinkWith(x, m geom.Vec, r0, rmax float64, strict bool) ball {
 	r := min(r0, rmax)
 	for {
-		b, ok := o.shrinkFrom(x, m, r)
+		b, ok := o.shrinkFrom(x, m, r, strict)
 		if ok || r >= rmax {
-			b.sep, b.codim = o.contacts(x, b.c, b.r)
 			return b
 		}
 		r = min(2*r, rmax)
 	}
 }
 
-// shrinkFrom runs the iteration from radius r; ok is false if that ball
-// was already empty.
-func (o *solid) shrinkFrom(x, m geom.Vec, r float64) (b ball, ok bool) {
+// shrinkFrom runs the iteration from radius r (strict as for
+// nearestSagging); ok is false if that ball was already empty.
+func (o *solid) shrinkFrom(x, m geom.Vec, r float64, strict bool) (b ball, ok bool) {
 	for range 200 {
 		c := geom.Add(x, geom.Scale(r, m))
-		q, d := o.nearestSagging(c)
+		q, d := o.nearestSagging(c, strict)
 		if d >= r*(1-1e-12) {
 			break
 		}
@@ -141,11 +154,12 @@ func (o *solid) contacts(x, c geom.Vec, r float64) (sep, codim float64) {
 // surface the facets approximate cuts into them by up to their sag; the
 // tolerance lets such a ball stand (the unit ball of a faceted unit
 // sphere) instead of shrinking into a ball wedged between facets. Flat
-// parts have no sag.
-func (o *solid) nearestSagging(p geom.Vec) (geom.Vec, float64) {
+// parts have no sag; when strict is set, neither has a triangle whose
+// plane p lies beyond (sagFrom).
+func (o *solid) nearestSagging(p geom.Vec, strict bool) (geom.Vec, float64) {
 	t, d2 := o.ix.Tree.Nearest(p, func(t int32) float64 {
 		a, b, c := o.ix.Triangle(t)
-		d := math.Sqrt(geom.Dist2(p, trisearch.ClosestOnTriangle(p, a, b, c))) + o.sag[t]
+		d := math.Sqrt(geom.Dist2(p, trisearch.ClosestOnTriangle(p, a, b, c))) + o.sagFrom(t, p, a, strict)
 		return d * d
 	})
 	if t < 0 {
@@ -153,10 +167,20 @@ func (o *solid) nearestSagging(p geom.Vec) (geom.Vec, float64) {
 	}
 	a, b, c := o.ix.Triangle(t)
 	q := trisearch.ClosestOnTriangle(p, a, b, c)
-	if s := o.sag[t]; s > 0 {
+	if s := o.sagFrom(t, p, a, strict); s > 0 {
 		if l := math.Sqrt(geom.Dist2(p, q)); l > 0 {
 			q = geom.Add(q, geom.Scale(s/l, geom.Sub(q, p)))
 		}
 	}
 	return q, math.Sqrt(d2)
+}
+
+// sagFrom returns triangle t's sag tolerance seen from p; when strict,
+// none if p is on the outer side of t's plane (a its vertex), where a ball
+// centred at p has crossed the facet rather than grazed it.
+func (o *solid) sagFrom(t int32, p, a geom.Vec, strict bool) float64 {
+	if s := o.sag[t]; s > 0 && (!strict || geom.Dot(geom.At(o.faceN, t), geom.Sub(p, a)) < 0) {
+		return s
+	}
+	return 0
 }

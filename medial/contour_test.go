@@ -337,3 +337,23 @@ func TestSpacingTinyStart(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Two tetrahedra whose apexes are distinct vertices at one point: closed
+// and oriented edge by edge, which is all the topology shows, but the
+// mesher takes no two vertices at one point (contouring with snapping made
+// such core surfaces on the propeller at --core-depth 5), so checkClosed
+// must refuse it, as format.Diagnose does.
+func TestCheckClosedCoincidentVertices(t *testing.T) {
+	s := &format.Surface{Positions: []float64{
+		0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1,
+		0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1,
+	}}
+	s.Triangles = []int32{0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}             // outward
+	s.Triangles = append(s.Triangles, 4, 5, 6, 4, 7, 5, 4, 6, 7, 5, 7, 6) // the mirror image, turned outward
+	if _, err := newSolid(s, "pinch"); err != nil {
+		t.Fatalf("the topology should pass: %v", err)
+	}
+	if err := checkClosed(s); err == nil {
+		t.Error("two vertices at one point passed checkClosed")
+	}
+}

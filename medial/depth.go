@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/pfmesh/pfmesh/format"
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -70,14 +71,16 @@ func (o *solid) depthCore(opt Options) (*Core, error) {
 }
 
 // checkClosed reports whether s is closed, oriented and free of
-// self-intersections (decided exactly by format.Diagnose), as the exact
-// mesher needs a core surface to be.
+// self-intersections, coincident vertices and degenerate triangles
+// (decided exactly by format.Diagnose), as the exact mesher needs a core
+// surface to be: snapping can put two contour vertices at one point, which
+// the topology alone does not show.
 func checkClosed(s *format.Surface) error {
 	if _, err := newSolid(s, "core surface"); err != nil {
 		return err
 	}
-	if r := format.Diagnose(s); r.SelfIntersectingPairs > 0 {
-		return fmt.Errorf("core surface intersects itself (%d triangle pairs)", r.SelfIntersectingPairs)
+	if r := format.Diagnose(s); r.Verdict.Path != format.PathExact {
+		return fmt.Errorf("core surface: %s", strings.Join(r.Verdict.Reasons, "; "))
 	}
 	return nil
 }
@@ -118,6 +121,11 @@ func closedContour(lv level, lo, hi geom.Vec, g float64, budget int, length func
 				return r, nil
 			}
 		}
+		// The contour drops the triangles that snapping collapsed, which
+		// can leave a crossing point unused; the mesher takes no such
+		// vertex (nor does Clean change anything else on a surface
+		// checkClosed passed).
+		s, _ = format.Clean(s, format.CleanOptions{})
 		return s, nil
 	}
 	return nil, fmt.Errorf("extracting the core surface at grid spacing %g: %w", g, last)

@@ -1,15 +1,17 @@
 #!/bin/sh
 # Default builds: `pfmesh build MODEL -E 1MPa` (medial core, flat faces
 # merged, the whole pipeline: check, core, mesh, solve, write) on every
-# corpus model, beside TetGen -pq1.414 meshing the same surface to about the
-# same number of tets (a volume bound of 2.5·V/N, N pfmesh's tets) — the
+# corpus model, beside TetGen -pq1.414 meshing the same surface with a
+# volume bound of 2.5·V/N, N pfmesh's tets (a comparable count where its
+# quality refinement does not add more: both counts are printed) — the
 # first step of a hand-made pipeline, which still lacks the field.
 # Prints, per model, the path pfmesh took, tets, wall and user-CPU seconds
 # (medians of RUNS runs), peak resident memory per tet, the smallest
 # dihedral angle overall and off the core (where ε varies), then TetGen's
 # tets, wall seconds, smallest angle, and the ratio of pfmesh's whole build
 # to TetGen's mesh alone. TetGen refuses the dirty models (open,
-# self-intersecting), which pfmesh takes on its robust path: "-" there.
+# self-intersecting: it aborts or writes no tets), which pfmesh takes on its
+# robust path: "-" there.
 # The machine is shared: compare ratios from one run.
 #
 #	bench/build/run.sh                          # every corpus model, RUNS=1

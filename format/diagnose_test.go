@@ -3,7 +3,10 @@ package format_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -294,5 +297,40 @@ func TestDiagnoseDeterministic(t *testing.T) {
 		if !bytes.Equal(reports[0], reports[i]) {
 			t.Fatalf("reports differ with GOMAXPROCS:\n%s\n%s", reports[0], reports[i])
 		}
+	}
+}
+
+// A closed cube with one collapsed triangle more: the file as read is not
+// a clean solid, but Clean drops the triangle and what is left is, so
+// Check names the exact path, as pfmesh.Build (which decides on the
+// cleaned surface) takes it, and keeps the reason.
+func TestCheckVerdictAfterClean(t *testing.T) {
+	s := shapes.Box(1, 1, 1, 1)
+	s.Triangles = append(s.Triangles, s.Triangles[0], s.Triangles[0], s.Triangles[1])
+	var b bytes.Buffer
+	b.WriteString("# cube and a collapsed triangle\n")
+	for i := 0; i < len(s.Positions); i += 3 {
+		fmt.Fprintf(&b, "v %v %v %v\n", s.Positions[i], s.Positions[i+1], s.Positions[i+2])
+	}
+	for i := 0; i < len(s.Triangles); i += 3 {
+		fmt.Fprintf(&b, "f %d %d %d\n", s.Triangles[i]+1, s.Triangles[i+1]+1, s.Triangles[i+2]+1)
+	}
+	path := filepath.Join(t.TempDir(), "cube.obj")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := format.ReadSurface(path, format.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := format.Diagnose(raw).Verdict; v.Path != format.PathRobust {
+		t.Fatalf("the file as read: %s path, want robust (the test's premise)", v.Path)
+	}
+	r, err := format.Check(path, format.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict.Path != format.PathExact || r.CollapsedTriangles != 1 || !slices.ContainsFunc(r.Verdict.Reasons, func(s string) bool { return strings.Contains(s, "collapsed") }) {
+		t.Errorf("verdict %s %q with %d collapsed triangles, want the exact path noting the collapsed one", r.Verdict.Path, r.Verdict.Reasons, r.CollapsedTriangles)
 	}
 }

@@ -10,7 +10,11 @@ import (
 )
 
 // Check reads the surface at path and diagnoses it: what `pfmesh check`
-// prints, with Report.WriteText or as JSON.
+// prints, with Report.WriteText or as JSON. The findings are the file's as
+// read; the verdict is the path `pfmesh build` takes, which decides on the
+// surface Clean makes (a collapsed triangle blocks the exact path only if
+// dropping it leaves the surface open), the file's reasons kept as what
+// Clean fixes.
 func Check(path string, opt ReadOptions) (*Report, error) {
 	s, err := ReadSurface(path, opt)
 	if err != nil {
@@ -18,6 +22,11 @@ func Check(path string, opt ReadOptions) (*Report, error) {
 	}
 	r := Diagnose(s)
 	r.File = path
+	if r.Verdict.Path == PathRobust {
+		if clean, c := Clean(s, CleanOptions{}); c.Changed() && Diagnose(clean).Verdict.Path == PathExact {
+			r.Verdict.Path = PathExact
+		}
+	}
 	return r, nil
 }
 

@@ -38,7 +38,9 @@ type Options struct {
 	Coarse     bool    `json:"coarse,omitempty"`      // fewest tets: surface vertices plus what the field needs
 	// KeepTriangles meshes every input triangle as a facet of its own, so
 	// that each is a union of boundary faces. By default each planar group
-	// of the surface (triangles joined across exactly coplanar edges) is
+	// of the surface (triangles joined across edges where they are
+	// coplanar: exactly, or to an ulp where needles lie; tetgen's
+	// MergeCoplanar) is
 	// one facet, retriangulated Delaunay: needle triangles of flat CAD
 	// faces then no longer bound the mesh quality, and each group, not
 	// each input triangle, is a union of boundary faces (exact mesher
@@ -169,5 +171,16 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Scale == 0 {
 		o.Scale = 1
 	}
+	if _, err := (format.ReadOptions{Units: o.Units, Scale: o.Scale}).Factor(); err != nil {
+		return o, err
+	}
 	return o, nil
+}
+
+// Validate reports the first problem with o that Build would refuse it
+// for, before any file is read: a command line can tell its user so as a
+// usage error.
+func (o Options) Validate() error {
+	_, err := o.withDefaults()
+	return err
 }

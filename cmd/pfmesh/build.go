@@ -51,7 +51,7 @@ Examples:
 			&cli.Float64Flag{Name: "max-volume", Usage: "largest tet volume, m³"},
 			&cli.StringFlag{Name: "edge-length", Usage: "largest edge length"},
 			&cli.BoolFlag{Name: "coarse", Usage: "fewest tets: surface vertices plus what the field needs"},
-			&cli.BoolFlag{Name: "keep-triangles", Usage: "exact mesher: mesh each input triangle as a facet of its own (by default each flat face, exactly coplanar input triangles, is one facet, retriangulated, so its needle triangles do not bound the quality)"},
+			&cli.BoolFlag{Name: "keep-triangles", Usage: "exact mesher: mesh each input triangle as a facet of its own (by default each flat face — coplanar input triangles, exactly or, where needles lie, to an ulp — is one facet, retriangulated, so its needle triangles do not bound the quality)"},
 			&cli.IntFlag{Name: "tet-budget", Value: pfmesh.DefaultTetBudget, Usage: "edges no shorter than this many tets over the volume give (-1: no bound)"},
 			&cli.StringFlag{Name: "tolerance", Usage: "robust mesher: Hausdorff bound (default 1e-3 of the bounding-box diagonal)"},
 			&cli.StringFlag{Name: "scheme", Value: "limited", Usage: "discretization of the Laplace solve: limited (0 ≤ ε ≤ 1, linear fields exact), galerkin (plain P1, faster; stray values clamped) or monotone"},
@@ -117,6 +117,9 @@ func buildOptions(c *cli.Context) (pfmesh.Options, error) {
 	}
 	if !c.IsSet("modulus") && !c.IsSet("youngs") {
 		return o, usagef("the modulus is required: -E VALUE (e.g. -E 1MPa), or --youngs with --poisson and --core-depth")
+	}
+	if err := o.Validate(); err != nil {
+		return o, usageError{err}
 	}
 	return o, nil
 }

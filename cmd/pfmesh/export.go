@@ -17,7 +17,7 @@ func exportCommand() *cli.Command {
 		ArgsUsage: "FILE.pfm",
 		Description: `Writes the mesh in the format the output's extension names:
    .vtk  legacy ASCII VTK UNSTRUCTURED_GRID (tets, positively oriented) with point data
-         epsilon, pressure and gradient — opens in ParaView, loads in Drake as a
+         extent (ε), extent_gradient, pressure and tag — opens in ParaView, loads in Drake as a
          compliant-hydroelastic mesh
    .vtu  VTK XML unstructured grid with raw binary appended data, for large meshes
    .obj  the boundary surface, outward-oriented
@@ -27,7 +27,7 @@ Examples:
    pfmesh export fixtures/icosphere.pfm -o icosphere.vtu
    pfmesh export fixtures/icosphere.pfm -o boundary.obj`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file: .vtk, .vtu or .obj"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file: .vtk, .vtu or .obj (required)"},
 		},
 		Action: runExport,
 	}
@@ -44,6 +44,9 @@ func runExport(c *cli.Context) error {
 		return usagef("export: want one .pfm file, got %d arguments", c.NArg())
 	}
 	out := c.String("output")
+	if out == "" {
+		return usagef("export: -o FILE is required (.vtk, .vtu or .obj)")
+	}
 	write, ok := exporters[strings.ToLower(filepath.Ext(out))]
 	if !ok {
 		return usagef("export: -o %s: the extension must be .vtk, .vtu or .obj", out)

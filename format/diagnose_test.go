@@ -334,3 +334,23 @@ func TestCheckVerdictAfterClean(t *testing.T) {
 		t.Errorf("verdict %s %q with %d collapsed triangles, want the exact path noting the collapsed one", r.Verdict.Path, r.Verdict.Reasons, r.CollapsedTriangles)
 	}
 }
+
+// The other way round: a flat square (two triangles back to back) with a
+// collapsed triangle whose third corner lies off its plane. As read, the
+// corners span a volume and the collapsed triangle only blocks the exact
+// path; Clean drops it and what is left encloses nothing, which Build
+// refuses — and so must Check say.
+func TestCheckVerdictRefusedAfterClean(t *testing.T) {
+	obj := "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.5 0.5 1\nf 1 2 3\nf 1 3 4\nf 1 3 2\nf 1 4 3\nf 5 5 1\n"
+	path := filepath.Join(t.TempDir(), "flat.obj")
+	if err := os.WriteFile(path, []byte(obj), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := format.Check(path, format.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict.Path != format.PathRefuse {
+		t.Errorf("verdict %s %q, want refuse, as Build does", r.Verdict.Path, r.Verdict.Reasons)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -14,7 +15,7 @@ import (
 // read; the verdict is the path `pfmesh build` takes, which decides on the
 // surface Clean makes (a collapsed triangle blocks the exact path only if
 // dropping it leaves the surface open), the file's reasons kept as what
-// Clean fixes.
+// Clean fixes. Diagnose's own verdict is that of the surface as given.
 func Check(path string, opt ReadOptions) (*Report, error) {
 	s, err := ReadSurface(path, opt)
 	if err != nil {
@@ -22,9 +23,14 @@ func Check(path string, opt ReadOptions) (*Report, error) {
 	}
 	r := Diagnose(s)
 	r.File = path
-	if r.Verdict.Path == PathRobust {
-		if clean, c := Clean(s, CleanOptions{}); c.Changed() && Diagnose(clean).Verdict.Path == PathExact {
-			r.Verdict.Path = PathExact
+	if clean, c := Clean(s, CleanOptions{}); c.Changed() {
+		if v := Diagnose(clean).Verdict; v.Path != r.Verdict.Path {
+			for _, why := range r.Verdict.Reasons {
+				if !slices.Contains(v.Reasons, why) {
+					v.Reasons = append(v.Reasons, why)
+				}
+			}
+			r.Verdict = v
 		}
 	}
 	return r, nil

@@ -53,11 +53,12 @@ type Options struct {
 	Progress func(stage string, done float64)
 	// MergeCoplanar retriangulates each planar group of the surface
 	// (triangles joined across edges where they are exactly coplanar and
-	// face the same way) to its constrained Delaunay triangulation
-	// before meshing: needle input triangles of flat faces then no
-	// longer bound the mesh's quality. The guarantee becomes that every
-	// planar group, rather than every input triangle, is the union of
-	// boundary faces (see coplanar.go).
+	// face the same way, or, for triangles with an angle below 12°,
+	// coplanar to an ulp where the whole group is) to its constrained
+	// Delaunay triangulation before meshing: needle input triangles of
+	// flat faces then no longer bound the mesh's quality. The guarantee
+	// becomes that every planar group, rather than every input triangle,
+	// is the union of boundary faces (see coplanar.go and planar.go).
 	MergeCoplanar bool
 }
 

@@ -4,9 +4,10 @@
 # one thread (Debian package gmsh) on the same surfaces: an icosphere with
 # a volume bound giving about 1M tets, and watertight corpus models.
 # TetGen merges coplanar input facets unless given -M, so each corpus model
-# runs twice: as given (pfmesh's default, which keeps every input triangle,
-# beside TetGen -pMq1.414 and gmsh) and merged (pfmesh -merge-coplanar beside
-# TetGen -pq1.414, the command).
+# runs twice: as given (tetgen.Build's default, which keeps every input
+# triangle, beside TetGen -pMq1.414 and gmsh) and merged (the driver's
+# -merge-coplanar, as pfmesh build does by default, beside TetGen -pq1.414,
+# the command).
 # Prints, per input and mesher, tets, median wall seconds of RUNS runs,
 # tets/s, the smallest dihedral angle (pfmesh and TetGen, measured by
 # tetmesh.MeasureQuality on both outputs), peak resident memory per tet

@@ -16,7 +16,7 @@
 # tetrahedralization of 1M random points beside TetGen's (points/s in the
 # tets/s column). The machine is shared: compare ratios from one run.
 #
-#	bench/tetgen/run.sh                 # RUNS=3, A=8e-6 (989k tets)
+#	bench/tetgen/run.sh                 # RUNS=3, A=8e-6 (about 986k tets)
 #	RUNS=1 A=4e-5 bench/tetgen/run.sh   # quicker, about 100k tets
 set -eu
 cd "$(dirname "$0")/../.."

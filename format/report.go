@@ -23,6 +23,12 @@ func Check(path string, opt ReadOptions) (*Report, error) {
 	}
 	r := Diagnose(s)
 	r.File = path
+	// A file Diagnose sends to the exact path stays there after Clean
+	// (Diagnose welds exactly as Clean does, and orientation is only a
+	// note), so such a file is diagnosed once.
+	if r.Verdict.Path == PathExact {
+		return r, nil
+	}
 	if clean, c := Clean(s, CleanOptions{}); c.Changed() {
 		if v := Diagnose(clean).Verdict; v.Path != r.Verdict.Path {
 			for _, why := range r.Verdict.Reasons {

@@ -12,7 +12,8 @@
 # to TetGen's mesh alone. TetGen refuses the dirty models (open,
 # self-intersecting: it aborts or writes no tets), which pfmesh takes on its
 # robust path: "-" there.
-# The machine is shared: compare ratios from one run.
+# Needs python3 (to read inspect --json). The machine is shared: compare
+# ratios from one run.
 #
 #	bench/build/run.sh                          # every corpus model, RUNS=1
 #	RUNS=3 MODELS="netgen_hinge.stl bunny_npm.obj" bench/build/run.sh

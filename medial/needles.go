@@ -174,8 +174,12 @@ func (m *triMesh) collapseNeedle(e edgeRef, s *needleState) bool {
 			bestAngle = min(bestAngle, minAngle(m.corners(t)))
 		}
 	}
+	// An end of valence three may go even if no angle rises: its three
+	// triangles become one, and that can open the link of an edge beside
+	// it (a tiny triangle split at such a vertex, its edges a needle's).
+	valence3 := min(len(na), len(nb)) == 3
 	for i, q := range qs {
-		if a, ok := m.collapsedAngle(e, q, s.ring); ok && a > bestAngle {
+		if a, ok := m.collapsedAngle(e, q, s.ring); ok && (a > bestAngle || valence3 && best < 0 && a == bestAngle) {
 			best, bestAngle = i, a
 		}
 	}

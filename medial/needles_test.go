@@ -76,3 +76,56 @@ func remeshOnLevel(t *testing.T, s *format.Surface, lv level, length float64) *f
 	}
 	return m
 }
+
+// TestRemeshNeedlesValenceThree mends what the lever's and example001's
+// core surfaces kept: a tiny triangle split at a vertex of valence three,
+// its edges the short sides of needles. The flat top of a box holds the
+// tiny triangle abe at its centre, split at x near a, and needles from its edges
+// to the top's corners; collapsing ab would pinch the surface while x
+// stands (a and b share x, e and a corner), and collapsing x alone raises
+// no angle. Mended, the box must stay a closed 2-manifold (brute force),
+// its top flat, its volume the box's, and no angle below 10°.
+func TestRemeshNeedlesValenceThree(t *testing.T) {
+	const h, r = 1.0, 1e-4 // box height; size of the tiny triangle
+	pos := []float64{
+		-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0, // 0-3 bottom corners
+		-1, -1, h, 1, -1, h, 1, 1, h, -1, 1, h, // 4-7 top corners
+		0, -r, h, r, r, h, -r, r, h, // 8-10: a, b, e
+		0.05 * r, -0.8 * r, h, // 11: x, near a
+
+	}
+	tris := []int32{
+		0, 2, 1, 0, 3, 2, // bottom
+		0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7, // sides
+		8, 9, 11, 9, 10, 11, 10, 8, 11, // abe split at x
+		8, 5, 9, 9, 6, 10, 10, 4, 8, // needles on ab, be, ea
+		8, 4, 5, 9, 5, 6, 10, 6, 7, 10, 7, 4, // fans to the top's edges
+	}
+	m := &triMesh{pos: pos, tris: tris, frozen: make([]bool, len(pos)/3)}
+	if err := brutalManifold(m); err != nil {
+		t.Fatalf("box: %v", err)
+	}
+	before := minAngles(m.pos, m.tris)
+	out := m.mendNeedles(func(geom.Vec) float64 { return 1 }, func(p, _ geom.Vec, _ float64) geom.Vec { return p })
+	if err := brutalManifold(out); err != nil {
+		t.Fatalf("mended: %v", err)
+	}
+	s := out.surface()
+	for i := range s.NumVertices() {
+		if z := s.Positions[3*i+2]; z != 0 && z != h {
+			t.Fatalf("vertex %d left the box's faces (z = %g)", i, z)
+		}
+	}
+	o, err := newSolid(s, "mended")
+	if err != nil {
+		t.Fatal(err)
+	}
+	angle := minAngles(s.Positions, s.Triangles)
+	t.Logf("%d → %d triangles, min angle %.4f° → %.1f°, volume %g", len(tris)/3, s.NumTriangles(), before, angle, o.volume)
+	if math.Abs(o.volume-4*h) > 1e-12 {
+		t.Errorf("volume %g, want %g", o.volume, 4*h)
+	}
+	if angle < 10 {
+		t.Errorf("smallest angle %.4f°, want ≥ 10°", angle)
+	}
+}

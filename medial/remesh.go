@@ -369,8 +369,10 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 				continue
 			}
 		}
+		// Rounds leave vertices of valence three alone: only mendNeedles
+		// merges them.
 		na, nb, ok := m.link(e, ring)
-		if !ok {
+		if !ok || len(na) < 4 || len(nb) < 4 {
 			continue
 		}
 		n := geom.Add(normals[e.a], normals[e.b])
@@ -403,7 +405,8 @@ func (m *triMesh) collapse(length func(geom.Vec) float64, project func(p, n geom
 
 // link returns the neighbours of e's ends and whether collapsing e keeps
 // the surface a manifold: a and b share exactly the neighbours c and d
-// (the link condition), and neither is left with fewer than three.
+// (the link condition), and the merged vertex is left with at least three
+// (it has len(na) + len(nb) − 4).
 func (m *triMesh) link(e edgeRef, ring [][]int32) (na, nb []int32, ok bool) {
 	na, nb = m.neighbours(ring[e.a], e.a), m.neighbours(ring[e.b], e.b)
 	shared := 0
@@ -412,7 +415,7 @@ func (m *triMesh) link(e edgeRef, ring [][]int32) (na, nb []int32, ok bool) {
 			shared++
 		}
 	}
-	return na, nb, shared == 2 && len(na) >= 4 && len(nb) >= 4
+	return na, nb, shared == 2 && len(na)+len(nb) >= 7
 }
 
 // merge collapses edge e: a moves to q and takes b's triangles, the two

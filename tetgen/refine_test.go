@@ -196,7 +196,7 @@ func TestRefineEndsBelowBoundTwo(t *testing.T) {
 				}
 			}
 		}
-		if got := ms.acrossSmallAngle(tt); got != want {
+		if got := ms.acrossSmallAngle(ms.m.shortestEdge(tt)); got != want {
 			t.Fatalf("tet %d (%v–%v shortest): acrossSmallAngle %v, the input's edges say %v", tt, pa, pb, got, want)
 		}
 		if want {
@@ -790,5 +790,48 @@ func TestBadnessSizing(t *testing.T) {
 		if got := ms.badness(0); got != c.want {
 			t.Errorf("cap, sizing %g: badness %d, want %d", c.h, got, c.want)
 		}
+	}
+}
+
+// TestShortestEdge checks shortestEdge against its definition — the
+// shortest of the six edges by geom.Dist2, the first in the order 01, 02,
+// 03, 12, 13, 23 among equals, the later vertex second — on random tets
+// whose corners lie on a small lattice (so equal edges are common), plus
+// a tet with a vertex repeated (a zero edge).
+func TestShortestEdge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 4))
+	var xyz []float64
+	for range 40 {
+		xyz = append(xyz, float64(rng.IntN(3)), float64(rng.IntN(3)), float64(rng.IntN(3))/2)
+	}
+	m := newTri(xyz, 0)
+	ties := 0
+	for n := range 20000 {
+		q := [4]int32{int32(rng.IntN(40)), int32(rng.IntN(40)), int32(rng.IntN(40)), int32(rng.IntN(40))}
+		if n == 0 {
+			q[2] = q[0]
+		}
+		m.c = append(m.c[:0], q[0], q[1], q[2], q[3], 0, 0, 0, 0)
+		best, wa, wb, equal := math.Inf(1), int32(-1), int32(-1), 0
+		for i := 0; i < 4; i++ {
+			for j := i + 1; j < 4; j++ {
+				d := geom.Dist2(geom.At(xyz, q[i]), geom.At(xyz, q[j]))
+				switch {
+				case d < best:
+					best, wa, wb, equal = d, min(q[i], q[j]), max(q[i], q[j]), 1
+				case d == best:
+					equal++
+				}
+			}
+		}
+		if equal > 1 {
+			ties++
+		}
+		if a, b := m.shortestEdge(0); a != wa || b != wb {
+			t.Fatalf("tet %v: shortestEdge %d–%d, want %d–%d", q, a, b, wa, wb)
+		}
+	}
+	if ties < 1000 {
+		t.Fatalf("only %d of the tets had equal shortest edges", ties)
 	}
 }

@@ -233,7 +233,10 @@ func (ms *mesher) insertSurfaceCavity(v int32) int {
 			if m.mark[u] != 0 {
 				continue
 			}
-			if m.inSphere(u, v) && !joinsCoplanar(u) {
+			// joinsCoplanar first: both are pure, and the tets it
+			// keeps out, with a face in v's plane, are where the
+			// in-sphere test is flat and often exact.
+			if !joinsCoplanar(u) && m.inSphere(u, v) {
 				m.mark[u] = inCavity
 				m.cav = append(m.cav, u)
 			} else {

@@ -578,19 +578,19 @@ func TestCloseBornRefinedAsAtTwo(t *testing.T) {
 	}
 }
 
-// TestNewTetsNearest2 checks newTetsNearest2, written out in scalars,
-// against the vector form it replaced (geom.Dist2 over every corner of
-// every tet), bit for bit, with each vertex's star of a refined mesh as
-// the new tets.
-func TestNewTetsNearest2(t *testing.T) {
+// TestSurfaceInsertNearest2 checks the insertion radius that
+// afterSurfaceInsert records, from the cavity boundary's list, against
+// the distance to every corner of every tet the insertion made
+// (geom.Dist2), bit for bit, over surface splits of a refined cylinder.
+func TestSurfaceInsertNearest2(t *testing.T) {
 	ms := refineOnly(t, shapes.Cylinder(1, 4, 36, 1), Options{Quality: 1.414})
 	m := ms.m
 	checked := 0
-	for v := int32(0); v < int32(len(ms.kind)); v++ {
-		if m.vt[v] < 0 || !m.alive(m.vt[v]) {
+	for f := int32(0); f < ms.s.num() && checked < 2000; f++ {
+		if !ms.splitSubface(f, false) {
 			continue
 		}
-		m.newTets = m.star(v, m.newTets[:0])
+		v := int32(len(ms.kind) - 1)
 		want := math.Inf(1)
 		for _, tt := range m.newTets {
 			for _, w := range m.tet(tt) {
@@ -599,13 +599,13 @@ func TestNewTetsNearest2(t *testing.T) {
 				}
 			}
 		}
-		if got := m.newTetsNearest2(v); math.Float64bits(got) != math.Float64bits(want) {
-			t.Fatalf("vertex %d: newTetsNearest2 %v, the vector form %v", v, got, want)
+		if got := ms.ref8.radius2[v]; math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("vertex %d: insertion radius² %v, %v from the new tets", v, got, want)
 		}
 		checked++
 	}
 	if checked < 1000 {
-		t.Fatalf("only %d vertices checked", checked)
+		t.Fatalf("only %d insertions checked", checked)
 	}
 }
 

@@ -3,6 +3,7 @@ package laplace
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -106,4 +107,61 @@ func meshSystem(tb testing.TB, m *tetmesh.Mesh) system {
 		tb.Fatal(err)
 	}
 	return sys
+}
+
+// sliverize flattens tets of m into slivers: it moves about one in every
+// of the vertices that movable allows towards the plane of the face
+// opposite it in a tet of its star whose face does not hold the
+// vertex's projection (by more than 0.15 of a barycentric coordinate:
+// a sliver, four nearly coplanar points, not a cap), to keep the
+// fraction keep of its height, unless that would turn a tet of its star
+// over. It returns the number of vertices moved.
+func sliverize(m *tetmesh.Mesh, every int, keep float64, seed uint64, movable func(p geom.Vec) bool) int {
+	stars := make([][]int32, m.NumVertices())
+	for t := range m.NumTets() {
+		for _, v := range m.Tets[4*t : 4*t+4] {
+			stars[v] = append(stars[v], int32(t))
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 11))
+	moved := 0
+	for v, tag := range m.Tags {
+		p := m.Vertex(int32(v))
+		if tag != tetmesh.Interior || !movable(p) || rng.IntN(every) != 0 {
+			continue
+		}
+		for _, t := range stars[v] {
+			var f []geom.Vec
+			for _, u := range m.Tets[4*t : 4*t+4] {
+				if int(u) != v {
+					f = append(f, m.Vertex(u))
+				}
+			}
+			n := geom.Cross(geom.Sub(f[1], f[0]), geom.Sub(f[2], f[0]))
+			area := geom.Norm(n)
+			n = geom.Scale(1/area, n)
+			h := geom.Dot(geom.Sub(p, f[0]), n)
+			foot := geom.Sub(p, geom.Scale(h, n))
+			low := 1.0
+			for k := range 3 {
+				a, b := f[(k+1)%3], f[(k+2)%3]
+				low = min(low, geom.Dot(geom.Cross(geom.Sub(b, a), geom.Sub(foot, a)), n)/area)
+			}
+			if low >= -0.15 {
+				continue
+			}
+			to := geom.Sub(p, geom.Scale((1-keep)*h, n))
+			copy(m.Positions[3*v:3*v+3], to[:])
+			if slices.ContainsFunc(stars[v], func(s int32) bool {
+				q := m.Tets[4*s : 4*s+4]
+				return !(geom.TetVolume(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3])) > 0)
+			}) {
+				copy(m.Positions[3*v:3*v+3], p[:])
+				continue
+			}
+			moved++
+			break
+		}
+	}
+	return moved
 }

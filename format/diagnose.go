@@ -59,7 +59,14 @@ type Report struct {
 	// out: the sum over triangles of the tetrahedra they span with the
 	// bounding-box centre. It is exact only for a closed surface; for an
 	// open one it depends on that reference point.
-	Volume   float64    `json:"volume"`
+	Volume float64 `json:"volume"`
+	// OrientedVolume is the volume the surface encloses once Clean has
+	// oriented it. Check sets it when the file's own orientation is
+	// inconsistent — then Volume, summed over triangles facing either
+	// way, means nothing (a vessel with half its triangles flipped: 25 m³
+	// as read, 4 802 m³ enclosed).
+	OrientedVolume *float64 `json:"oriented_volume,omitempty"`
+
 	BBoxMin  [3]float64 `json:"bbox_min"` // m
 	BBoxMax  [3]float64 `json:"bbox_max"` // m
 	Diagonal float64    `json:"diagonal"` // of the bounding box, m
@@ -131,9 +138,8 @@ func Diagnose(s *Surface) *Report {
 			degenerate[t] = true
 		}
 		r.Area += 0.5 * geom.Norm(geom.Cross(geom.Sub(b, a), geom.Sub(c, a)))
-		// The box centre as apex keeps the volume sum well conditioned.
-		r.Volume += geom.TetVolume(geom.Scale(0.5, geom.Add(lo, hi)), a, b, c)
 	}
+	r.Volume = signedVolume(pos, tris, lo, hi)
 	for _, d := range duplicates(tris, nv) {
 		if d {
 			r.DuplicateTriangles++
@@ -174,4 +180,19 @@ func Diagnose(s *Surface) *Report {
 	r.SelfIntersectingPairs, r.SelfIntersections = selfIntersections(pos, tris, tree, degenerate, fans)
 	r.Verdict = r.verdict(pos, tris)
 	return r
+}
+
+// signedVolume returns the volume tris enclose, positive when they face
+// outward: the sum of the tetrahedra each spans with the centre of the
+// box lo–hi, which keeps the sum well conditioned far from the origin.
+func signedVolume(pos []float64, tris []int32, lo, hi geom.Vec) float64 {
+	o := geom.Scale(0.5, geom.Add(lo, hi))
+	v := 0.0
+	for t := 0; t < len(tris); t += 3 {
+		if collapsed(tris, t/3) {
+			continue // no volume, but its rounding would add some
+		}
+		v += geom.TetVolume(o, geom.At(pos, tris[t]), geom.At(pos, tris[t+1]), geom.At(pos, tris[t+2]))
+	}
+	return v
 }

@@ -307,18 +307,7 @@ func TestDiagnoseDeterministic(t *testing.T) {
 func TestCheckVerdictAfterClean(t *testing.T) {
 	s := shapes.Box(1, 1, 1, 1)
 	s.Triangles = append(s.Triangles, s.Triangles[0], s.Triangles[0], s.Triangles[1])
-	var b bytes.Buffer
-	b.WriteString("# cube and a collapsed triangle\n")
-	for i := 0; i < len(s.Positions); i += 3 {
-		fmt.Fprintf(&b, "v %v %v %v\n", s.Positions[i], s.Positions[i+1], s.Positions[i+2])
-	}
-	for i := 0; i < len(s.Triangles); i += 3 {
-		fmt.Fprintf(&b, "f %d %d %d\n", s.Triangles[i]+1, s.Triangles[i+1]+1, s.Triangles[i+2]+1)
-	}
-	path := filepath.Join(t.TempDir(), "cube.obj")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeOBJ(t, s)
 	raw, err := format.ReadSurface(path, format.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -332,6 +321,53 @@ func TestCheckVerdictAfterClean(t *testing.T) {
 	}
 	if r.Verdict.Path != format.PathExact || r.CollapsedTriangles != 1 || !slices.ContainsFunc(r.Verdict.Reasons, func(s string) bool { return strings.Contains(s, "collapsed") }) {
 		t.Errorf("verdict %s %q with %d collapsed triangles, want the exact path noting the collapsed one", r.Verdict.Path, r.Verdict.Reasons, r.CollapsedTriangles)
+	}
+}
+
+// writeOBJ writes s to an OBJ file in a temporary directory and returns
+// its path.
+func writeOBJ(t *testing.T, s *format.Surface) string {
+	t.Helper()
+	var b bytes.Buffer
+	for i := 0; i < len(s.Positions); i += 3 {
+		fmt.Fprintf(&b, "v %v %v %v\n", s.Positions[i], s.Positions[i+1], s.Positions[i+2])
+	}
+	for i := 0; i < len(s.Triangles); i += 3 {
+		fmt.Fprintf(&b, "f %d %d %d\n", s.Triangles[i]+1, s.Triangles[i+1]+1, s.Triangles[i+2]+1)
+	}
+	path := filepath.Join(t.TempDir(), "surface.obj")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A closed surface with half its triangles wound the other way (as
+// marching-cubes exporters leave them: plb_aneurysm.stl) encloses a
+// volume its own triangles' sum does not give: Check reports the volume
+// of the oriented surface, here the box's 2·3·5.
+func TestCheckOrientedVolume(t *testing.T) {
+	s := shapes.Box(2, 3, 5, 2)
+	for i := 0; i < len(s.Triangles); i += 6 {
+		s.Triangles[i+1], s.Triangles[i+2] = s.Triangles[i+2], s.Triangles[i+1]
+	}
+	r, err := format.Check(writeOBJ(t, s), format.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.InconsistentEdges == 0 || math.Abs(r.Volume-30) < 1 {
+		t.Fatalf("as read: %d inconsistent edges, volume %g (the test's premise: inconsistent, and not the box's)", r.InconsistentEdges, r.Volume)
+	}
+	if r.OrientedVolume == nil || math.Abs(*r.OrientedVolume-30) > 1e-12 {
+		t.Errorf("oriented volume %v, want 30", r.OrientedVolume)
+	}
+	// Consistent files keep Volume alone.
+	r, err = format.Check(writeOBJ(t, shapes.Box(2, 3, 5, 2)), format.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OrientedVolume != nil || math.Abs(r.Volume-30) > 1e-12 {
+		t.Errorf("consistent box: volume %g, oriented volume %v; want 30 and none", r.Volume, r.OrientedVolume)
 	}
 }
 

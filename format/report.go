@@ -23,13 +23,20 @@ func Check(path string, opt ReadOptions) (*Report, error) {
 	}
 	r := Diagnose(s)
 	r.File = path
+	inconsistent := r.Closed && r.Orientable && r.InconsistentEdges > 0
+	if r.Verdict.Path == PathExact && !inconsistent {
+		return r, nil
+	}
+	clean, c := Clean(s, CleanOptions{})
+	if inconsistent {
+		lo, hi := bounds(clean.Positions)
+		v := signedVolume(clean.Positions, clean.Triangles, lo, hi)
+		r.OrientedVolume = &v
+	}
 	// A file Diagnose sends to the exact path stays there after Clean
 	// (Diagnose welds exactly as Clean does, and orientation is only a
 	// note), so such a file is diagnosed once.
-	if r.Verdict.Path == PathExact {
-		return r, nil
-	}
-	if clean, c := Clean(s, CleanOptions{}); c.Changed() {
+	if r.Verdict.Path != PathExact && c.Changed() {
 		if v := Diagnose(clean).Verdict; v.Path != r.Verdict.Path {
 			for _, why := range r.Verdict.Reasons {
 				if !slices.Contains(v.Reasons, why) {
@@ -150,7 +157,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("              - triangles %d and %d", pr[0], pr[1])
 	}
 	p("area:         %.6g m²", r.Area)
-	if r.Closed {
+	if r.OrientedVolume != nil {
+		p("volume:       %.6g m³ once oriented (as read, facing both ways: %.6g)", *r.OrientedVolume, r.Volume)
+	} else if r.Closed {
 		p("volume:       %.6g m³", r.Volume)
 	} else {
 		p("volume:       ≈%.6g m³ (not closed: measured from the bounding-box centre)", r.Volume)

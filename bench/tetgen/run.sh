@@ -2,7 +2,8 @@
 # Runs pfmesh's exact mesher (tetgen.Build, through bench/tetgen/driver)
 # beside TetGen (-pq1.414, Debian package tetgen) and gmsh's HXT mesher on
 # one thread (Debian package gmsh) on the same surfaces: an icosphere with
-# a volume bound giving about 1M tets, and watertight corpus models.
+# a volume bound giving about 1M tets, and watertight corpus models (with
+# no volume bound, and merged with one giving about 1M tets).
 # TetGen merges coplanar input facets unless given -M, so each corpus model
 # runs twice: as given (tetgen.Build's default, which keeps every input
 # triangle, beside TetGen -pMq1.414 and gmsh) and merged (the driver's
@@ -93,12 +94,24 @@ awk -v ps="$(median "$tmp/pd")" -v ts="$(median "$tmp/td")" 'BEGIN {
 }'
 
 # The CAD parts of issue 5's "2x faster than TetGen" (occt_propeller takes
-# pfmesh about 5 CPU minutes a run): point CORPUS at a directory holding
-# only the models wanted to run fewer.
+# pfmesh about a minute a run): point CORPUS at a directory holding only
+# the models wanted to run fewer.
 for f in bunny_npm.obj gmsh_lever.stl plb_aneurysm.stl netgen_hinge.stl occt_propeller.stl \
 	cura_pbr3d_g1_buildplate.stl stlmodels_gearwheel.bin.stl; do
 	if [ -f "$corpus/$f" ]; then
 		bench "$f" "$corpus/$f" "" pMq1.414 ""
 		bench "$f -merge-coplanar" "$corpus/$f" "" pq1.414 -merge-coplanar
+	fi
+done
+
+# Issue 5's "quality mesh of about 1M tets" of the CAD parts: merged,
+# beside TetGen -pq1.414a, with the volume bound 2.5·V/10⁶ (V the body's
+# volume, as pfmesh inspect prints it), which gives each mesher about a
+# million tets.
+for fa in cura_pbr3d_g1_buildplate.stl:0.49 stlmodels_gearwheel.bin.stl:0.0223 gmsh_lever.stl:0.256 \
+	plb_aneurysm.stl:0.012 occt_propeller.stl:4.88; do
+	f=${fa%%:*} a=${fa#*:}
+	if [ -f "$corpus/$f" ]; then
+		bench "$f -merge-coplanar a=$a" "$corpus/$f" "$a" pq1.414 -merge-coplanar
 	fi
 done

@@ -33,7 +33,9 @@ import (
 //     so this fires only at tets that are not Delaunay (next to
 //     subfaces, or left by cavities shrunk to star shape); there,
 //     circumcentres near vertices made ever shorter edges (on
-//     yade_baraban.stl, down to 1e−7 inside the body).
+//     yade_baraban.stl, down to 1e−7 inside the body); and no chain of
+//     such splits comes nearer than its parent's insertion radius more
+//     than maxLosses times, for each loss lets the next go nearer still.
 // Below a bound of 2 (growingBound) they tighten against the two ways
 // insertion radii fell there: the parent rule takes the full insertion
 // radius, not parentFraction of it, and a tet whose shortest edge joins
@@ -148,6 +150,10 @@ type refiner struct {
 	// vertices being inserted now are.
 	closeBorn []bool
 	born      bool
+	// losses counts, per vertex, the splits for shape along its chain of
+	// parents that put their vertex nearer to its neighbours than the
+	// parent's insertion radius (see maxLosses).
+	losses []uint8
 }
 
 // splitKey names a split for refiner.failed: of subface f (e = −1) or of
@@ -245,6 +251,23 @@ const parentFraction = 0.5
 // maxAttempts is how many times refinement tries a bad tet whose split
 // fails before leaving it alone.
 const maxAttempts = 3
+
+// maxLosses is how many splits for shape along a chain of parents may
+// put their vertex nearer to its neighbours than the parent's insertion
+// radius (refiner.losses) before the chain's tets are left alone. A
+// circumcentre can do so only where the tet is not Delaunay (next to
+// subfaces, or left by cavities shrunk to star shape), and only by a
+// bounded factor each time (parentFraction), but each loss lets the next
+// come closer still: with MaxVolume 1 (m³, far above its tets' volumes)
+// plb_aneurysm.stl refined 600 k vertices into one spot beside its
+// surface, insertion radii falling from 0.2 to 1e−5 along chains of up
+// to 44 losses, and stopped only at the vertex cap (4.09 M tets against
+// 0.55 M; 618 k with the limit). Without size bounds the corpus's chains
+// lose at most 10 times (stlmodels_gearwheel.bin.stl with MergeCoplanar
+// at -q 1.414), so the limit leaves those meshes alone — except
+// cura_pbr3d_g1_buildplate.stl as given at -q 2, whose refinement loses
+// up to 19 times in many places and reaches the cap either way.
+const maxLosses = 12
 
 // growingBound is the radius-edge bound below which refinement refuses
 // the splits for shape that let insertion radii fall (see the top of the
@@ -368,6 +391,7 @@ func (ms *mesher) startRefine() *refiner {
 	r.balls = ms.protectSmallAngles()
 	r.radius2 = make([]float64, len(ms.kind))
 	r.closeBorn = make([]bool, len(ms.kind))
+	r.losses = make([]uint8, len(ms.kind))
 	for i := range r.radius2 {
 		r.radius2[i] = math.Inf(1)
 	}
@@ -564,10 +588,12 @@ func (ms *mesher) splitTet(t int32, why int) {
 	// The local rules that end refinement (see the top of the file).
 	shape, floor2 := why == badShape, sizeGap*sizeGap*r2
 	r.born = false
+	var parent int32
 	if shape {
 		// The shortest edge, once: the rules below asked for it up to
 		// three times (2.3 % of the merged cura plate's CPU profile).
-		a, parent := m.shortestEdge(t)
+		var a int32
+		a, parent = m.shortestEdge(t)
 		r.born = ms.opt.Quality < growingBound && r.closeBorn[parent]
 		if r.born && r2 <= closeBornBound*closeBornBound*sh.short {
 			r.giveUp(t)
@@ -656,7 +682,14 @@ func (ms *mesher) splitTet(t int32, why int) {
 		return
 	}
 	d2 := m.cavityNearest2(cc)
-	if d2 < centreGap*centreGap*r2 || d2 < floor2 || shape && r.balls.covers(cc) {
+	var losses uint8
+	if shape {
+		losses = r.losses[parent]
+		if d2 < r.radius2[parent] {
+			losses++
+		}
+	}
+	if d2 < centreGap*centreGap*r2 || d2 < floor2 || shape && r.balls.covers(cc) || losses > maxLosses {
 		m.clearMarks()
 		ms.popVertex()
 		r.giveUp(t)
@@ -666,6 +699,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 	ms.tagSteiner(v)
 	ms.rep.SteinerVolume++
 	ms.afterInsert(d2)
+	r.losses[v] = losses
 }
 
 // shortestEdge returns the vertices of tet t's shortest edge, the later
@@ -780,6 +814,9 @@ func (ms *mesher) afterInsert(near2 float64) {
 		r.closeBorn = append(r.closeBorn, false)
 	}
 	r.closeBorn[len(ms.kind)-1] = r.born
+	for len(r.losses) < len(ms.kind) {
+		r.losses = append(r.losses, 0)
+	}
 	ms.judge(m.newTets)
 }
 

@@ -149,3 +149,33 @@ var corpusQuality = []struct {
 	{"stlmodels_gearwheel.bin.stl", 0.44, true, 14.9},
 	{"occt_propeller.stl", 0.45, true, 0.48}, // its 9.92° crease bounds any mesh below 12°
 }
+
+// A volume bound far above a model's tet volumes changes almost nothing
+// it asks for itself, so it cannot multiply the tets: at most the
+// model's volume over the bound more (times six, a generous count of
+// tets per split) beyond a fifth above the count without it, and never
+// the vertex cap. plb_aneurysm.stl (4 802 m³) with MaxVolume 1 refined
+// one spot beside its surface to the cap, 4.09 M tets against 0.55 M,
+// before refinement ended chains of splits that lose insertion radius
+// (maxLosses). Long: two builds of about 10 CPU-s.
+func TestCorpusMaxVolumeFar(t *testing.T) {
+	if testing.Short() || os.Getenv("PFMESH_LONG") == "" {
+		t.Skip("long: set PFMESH_LONG=1")
+	}
+	s := loadCorpus(t, "plb_aneurysm.stl")
+	base, _, err := Build(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bound = 1.0
+	m, rep, err := Build(s, Options{MaxVolume: bound})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMesh(t, s, m)
+	limit := 1.2*float64(base.NumTets()) + 6*m.Volume()/bound
+	t.Logf("%d tets without the bound, %d with MaxVolume %g (limit %.0f), capped %v", base.NumTets(), m.NumTets(), bound, limit, rep.QualityCapped)
+	if rep.QualityCapped || float64(m.NumTets()) > limit {
+		t.Errorf("MaxVolume %g: %d tets (capped %v) against %d without it; limit %.0f", bound, m.NumTets(), rep.QualityCapped, base.NumTets(), limit)
+	}
+}

@@ -150,32 +150,51 @@ var corpusQuality = []struct {
 	{"occt_propeller.stl", 0.45, true, 0.48}, // its 9.92° crease bounds any mesh below 12°
 }
 
-// A volume bound far above a model's tet volumes changes almost nothing
-// it asks for itself, so it cannot multiply the tets: at most the
-// model's volume over the bound more (times six, a generous count of
-// tets per split) beyond a fifth above the count without it, and never
-// the vertex cap. plb_aneurysm.stl (4 802 m³) with MaxVolume 1 refined
-// one spot beside its surface to the cap, 4.09 M tets against 0.55 M,
-// before refinement ended chains of splits that lose insertion radius
-// (maxLosses). Long: two builds of about 10 CPU-s.
-func TestCorpusMaxVolumeFar(t *testing.T) {
+// A volume bound adds tets where the mesh without it has bigger ones:
+// at most about 4·V/MaxVolume (a quality mesh's tets average more than
+// a quarter of the bound: 0.37-0.42 for pfmesh and TetGen on the cases
+// below) beyond a fifth above the count without it — and never the
+// vertex cap. plb_aneurysm.stl (4 802 m³) with MaxVolume 1, far above
+// its tets' volumes, refined one spot beside its surface to the cap,
+// 4.09 M tets against 0.55 M, and the merged gearwheel with the bound
+// that gives about a million tets made 2.21 M (TetGen 1.05 M), before
+// refinement ended chains of splits that lose insertion radius
+// (maxLosses). Long: four builds, about 30 CPU-s.
+func TestCorpusMaxVolume(t *testing.T) {
 	if testing.Short() || os.Getenv("PFMESH_LONG") == "" {
 		t.Skip("long: set PFMESH_LONG=1")
 	}
-	s := loadCorpus(t, "plb_aneurysm.stl")
-	base, _, err := Build(s, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const bound = 1.0
-	m, rep, err := Build(s, Options{MaxVolume: bound})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkMesh(t, s, m)
-	limit := 1.2*float64(base.NumTets()) + 6*m.Volume()/bound
-	t.Logf("%d tets without the bound, %d with MaxVolume %g (limit %.0f), capped %v", base.NumTets(), m.NumTets(), bound, limit, rep.QualityCapped)
-	if rep.QualityCapped || float64(m.NumTets()) > limit {
-		t.Errorf("MaxVolume %g: %d tets (capped %v) against %d without it; limit %.0f", bound, m.NumTets(), rep.QualityCapped, base.NumTets(), limit)
+	for _, c := range []struct {
+		file  string
+		opt   Options
+		bound float64
+	}{
+		{"plb_aneurysm.stl", Options{}, 1},
+		{"stlmodels_gearwheel.bin.stl", Options{Quality: 1.414, MergeCoplanar: true}, 0.0223},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			s := loadCorpus(t, c.file)
+			base, _, err := Build(s, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := c.opt
+			opt.MaxVolume = c.bound
+			m, rep, err := Build(s, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opt.MergeCoplanar {
+				checkMergedMesh(t, s, m)
+			} else {
+				checkMesh(t, s, m)
+			}
+			limit := 1.2*float64(base.NumTets()) + 4*m.Volume()/c.bound
+			t.Logf("%d tets without the bound, %d with MaxVolume %g (limit %.0f), capped %v, min dihedral %.3g°",
+				base.NumTets(), m.NumTets(), c.bound, limit, rep.QualityCapped, rep.Quality.MinDihedral)
+			if rep.QualityCapped || float64(m.NumTets()) > limit {
+				t.Errorf("MaxVolume %g: %d tets (capped %v) against %d without it; limit %.0f", c.bound, m.NumTets(), rep.QualityCapped, base.NumTets(), limit)
+			}
+		})
 	}
 }

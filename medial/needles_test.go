@@ -80,10 +80,10 @@ func remeshOnLevel(t *testing.T, s *format.Surface, lv level, length float64) *f
 // TestRemeshNeedlesValenceThree mends what the lever's and example001's
 // core surfaces kept: a tiny triangle split at a vertex of valence three,
 // its edges the short sides of needles. The flat top of a box holds the
-// tiny triangle abe at its centre, split at x near a, and needles from its edges
-// to the top's corners; collapsing ab would pinch the surface while x
-// stands (a and b share x, e and a corner), and collapsing x alone raises
-// no angle. Mended, the box must stay a closed 2-manifold (brute force),
+// tiny triangle abe at its centre, split at x near a, and needles from its
+// edges to the top's corners; collapsing ab would pinch the surface while
+// x stands (a and b share x, e and a corner), and collapsing x alone
+// raises no angle. Mended, the box must stay a closed 2-manifold (brute force),
 // its top flat, its volume the box's, and no angle below 10°.
 func TestRemeshNeedlesValenceThree(t *testing.T) {
 	const h, r = 1.0, 1e-4 // box height; size of the tiny triangle
@@ -92,7 +92,6 @@ func TestRemeshNeedlesValenceThree(t *testing.T) {
 		-1, -1, h, 1, -1, h, 1, 1, h, -1, 1, h, // 4-7 top corners
 		0, -r, h, r, r, h, -r, r, h, // 8-10: a, b, e
 		0.05 * r, -0.8 * r, h, // 11: x, near a
-
 	}
 	tris := []int32{
 		0, 2, 1, 0, 3, 2, // bottom

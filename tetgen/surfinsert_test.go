@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestEdgeFrom checks surfCavity.edgeFrom against a scan of the boundary
-// edges on random edge lists over few vertices, where vertices start
-// several edges (a pinched boundary) and the same edge recurs, after
-// indexes of other lists (stale stamps and heads).
+// TestEdgeFrom checks surfCavity.edgeFrom and firstFrom against a scan
+// of the boundary edges on random edge lists over few vertices, where
+// vertices start several edges (a pinched boundary) and the same edge
+// recurs, after indexes of other lists (stale stamps and heads).
 func TestEdgeFrom(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	var c surfCavity
@@ -26,6 +26,16 @@ func TestEdgeFrom(t *testing.T) {
 		}
 		c.indexEdges(n)
 		for x := int32(0); x < int32(n); x++ {
+			first := int32(-1)
+			for i, ce := range c.edges {
+				if ce.a == x {
+					first = int32(i)
+					break
+				}
+			}
+			if got := c.firstFrom(x); got != first {
+				t.Fatalf("round %d: firstFrom(%d) = %d, want %d (edges %v)", round, x, got, first, c.edges)
+			}
 			for y := int32(0); y < int32(n); y++ {
 				want := int32(-1)
 				for i, ce := range c.edges {

@@ -98,15 +98,7 @@ func corpusQualityCase(t *testing.T, file string, opt Options, floor float64) {
 	}
 	t.Parallel()
 	s := loadCorpus(t, file)
-	m, rep, err := Build(s, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opt.MergeCoplanar {
-		checkMergedMesh(t, s, m)
-	} else {
-		checkMesh(t, s, m)
-	}
+	m, rep := buildChecked(t, s, opt)
 	got := tetmesh.MeasureQuality(m).MinDihedral
 	t.Logf("%d tets, crease %.3g°, min dihedral %.3g°, conforming %v, capped %v; <1°: %v; <12°: %v; %v",
 		m.NumTets(), rep.SharpestCrease, got, rep.ConformingRecovery, rep.QualityCapped,
@@ -117,6 +109,22 @@ func corpusQualityCase(t *testing.T, file string, opt Options, floor float64) {
 	if got < floor {
 		t.Errorf("smallest dihedral angle %.3g°, below the %.3g° this model reached", got, floor)
 	}
+}
+
+// buildChecked meshes s with opt and checks the mesh as its options
+// ask (checkMergedMesh or checkMesh).
+func buildChecked(t *testing.T, s *format.Surface, opt Options) (*Mesh, *Report) {
+	t.Helper()
+	m, rep, err := Build(s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.MergeCoplanar {
+		checkMergedMesh(t, s, m)
+	} else {
+		checkMesh(t, s, m)
+	}
+	return m, rep
 }
 
 // corpusQuality lists the watertight corpus models the exact path takes,
@@ -180,15 +188,7 @@ func TestCorpusMaxVolume(t *testing.T) {
 			}
 			opt := c.opt
 			opt.MaxVolume = c.bound
-			m, rep, err := Build(s, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if opt.MergeCoplanar {
-				checkMergedMesh(t, s, m)
-			} else {
-				checkMesh(t, s, m)
-			}
+			m, rep := buildChecked(t, s, opt)
 			limit := 1.2*float64(base.NumTets()) + 4*m.Volume()/c.bound
 			t.Logf("%d tets without the bound, %d with MaxVolume %g (limit %.0f), capped %v, min dihedral %.3g°",
 				base.NumTets(), m.NumTets(), c.bound, limit, rep.QualityCapped, rep.Quality.MinDihedral)

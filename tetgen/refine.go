@@ -820,6 +820,7 @@ func (ms *mesher) afterInsert(near2 float64) {
 	for len(r.losses) < len(ms.kind) {
 		r.losses = append(r.losses, 0)
 	}
+	r.losses[len(ms.kind)-1] = 0 // a surface vertex starts chains; splitTet sets its own
 	ms.judge(m.newTets)
 }
 

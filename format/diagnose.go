@@ -61,10 +61,11 @@ type Report struct {
 	// open one it depends on that reference point.
 	Volume float64 `json:"volume"`
 	// OrientedVolume is the volume the surface encloses once Clean has
-	// oriented it. Check sets it when the file's own orientation is
-	// inconsistent — then Volume, summed over triangles facing either
-	// way, means nothing (a vessel with half its triangles flipped: 25 m³
-	// as read, 4 802 m³ enclosed).
+	// oriented it. Check sets it when Clean turns triangles round: where
+	// the file's orientation is inconsistent, Volume, summed over
+	// triangles facing either way, means nothing (a vessel with half its
+	// triangles flipped: 25 m³ as read, 4 802 m³ enclosed); where the
+	// surface is inside out, Volume is negative.
 	OrientedVolume *float64 `json:"oriented_volume,omitempty"`
 
 	BBoxMin  [3]float64 `json:"bbox_min"` // m

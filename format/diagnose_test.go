@@ -343,9 +343,9 @@ func writeOBJ(t *testing.T, s *format.Surface) string {
 }
 
 // A closed surface with half its triangles wound the other way (as
-// marching-cubes exporters leave them: plb_aneurysm.stl) encloses a
-// volume its own triangles' sum does not give: Check reports the volume
-// of the oriented surface, here the box's 2·3·5.
+// marching-cubes exporters leave them: plb_aneurysm.stl), or all of them
+// (inside out), encloses a volume its own triangles' sum does not give:
+// Check reports the volume of the oriented surface, here the box's 2·3·5.
 func TestCheckOrientedVolume(t *testing.T) {
 	s := shapes.Box(2, 3, 5, 2)
 	for i := 0; i < len(s.Triangles); i += 6 {
@@ -361,7 +361,19 @@ func TestCheckOrientedVolume(t *testing.T) {
 	if r.OrientedVolume == nil || math.Abs(*r.OrientedVolume-30) > 1e-12 {
 		t.Errorf("oriented volume %v, want 30", r.OrientedVolume)
 	}
-	// Consistent files keep Volume alone.
+	// Inside out, every triangle turned: the sum is −30, the solid 30.
+	out := shapes.Box(2, 3, 5, 2)
+	for i := 0; i < len(out.Triangles); i += 3 {
+		out.Triangles[i+1], out.Triangles[i+2] = out.Triangles[i+2], out.Triangles[i+1]
+	}
+	r, err = format.Check(writeOBJ(t, out), format.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.Volume+30) > 1e-12 || r.OrientedVolume == nil || math.Abs(*r.OrientedVolume-30) > 1e-12 {
+		t.Errorf("inside-out box: volume %g, oriented volume %v; want −30 and 30", r.Volume, r.OrientedVolume)
+	}
+	// Outward and consistent: Volume alone.
 	r, err = format.Check(writeOBJ(t, shapes.Box(2, 3, 5, 2)), format.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)

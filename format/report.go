@@ -23,12 +23,14 @@ func Check(path string, opt ReadOptions) (*Report, error) {
 	}
 	r := Diagnose(s)
 	r.File = path
-	inconsistent := r.Closed && r.Orientable && r.InconsistentEdges > 0
-	if r.Verdict.Path == PathExact && !inconsistent {
+	// Where Clean turns triangles round, the file's own sum is not the
+	// volume the solid encloses.
+	turned := r.Closed && r.Orientable && (r.InconsistentEdges > 0 || r.Volume < 0)
+	if r.Verdict.Path == PathExact && !turned {
 		return r, nil
 	}
 	clean, c := Clean(s, CleanOptions{})
-	if inconsistent {
+	if turned {
 		lo, hi := bounds(clean.Positions)
 		v := signedVolume(clean.Positions, clean.Triangles, lo, hi)
 		r.OrientedVolume = &v
@@ -158,7 +160,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	p("area:         %.6g m²", r.Area)
 	if r.OrientedVolume != nil {
-		p("volume:       %.6g m³ once oriented (as read, facing both ways: %.6g)", *r.OrientedVolume, r.Volume)
+		p("volume:       %.6g m³ once oriented (the file's triangles as read sum to %.6g)", *r.OrientedVolume, r.Volume)
 	} else if r.Closed {
 		p("volume:       %.6g m³", r.Volume)
 	} else {

@@ -15,7 +15,9 @@ import (
 // read; the verdict is the path `pfmesh build` takes, which decides on the
 // surface Clean makes (a collapsed triangle blocks the exact path only if
 // dropping it leaves the surface open), the file's reasons kept as what
-// Clean fixes. Diagnose's own verdict is that of the surface as given.
+// Clean fixes. Where Clean turns triangles round, Check adds the volume
+// the oriented surface encloses (Report.OrientedVolume). Diagnose's own
+// verdict is that of the surface as given.
 func Check(path string, opt ReadOptions) (*Report, error) {
 	s, err := ReadSurface(path, opt)
 	if err != nil {

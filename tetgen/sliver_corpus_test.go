@@ -167,7 +167,10 @@ var corpusQuality = []struct {
 // 4.09 M tets against 0.55 M, and the merged gearwheel with the bound
 // that gives about a million tets made 2.21 M (TetGen 1.05 M), before
 // refinement ended chains of splits that lose insertion radius
-// (maxLosses). Long: four builds, about 30 CPU-s.
+// (maxLosses); openscad_example001.stl with MaxVolume 1 made 591 k
+// against 147 k, most in one spot, before a split that loses radius had
+// to take its tet into its cavity (splitTet). Long: six builds, about 40
+// CPU-s.
 func TestCorpusMaxVolume(t *testing.T) {
 	if testing.Short() || os.Getenv("PFMESH_LONG") == "" {
 		t.Skip("long: set PFMESH_LONG=1")
@@ -179,6 +182,7 @@ func TestCorpusMaxVolume(t *testing.T) {
 	}{
 		{"plb_aneurysm.stl", Options{}, 1},
 		{"stlmodels_gearwheel.bin.stl", Options{Quality: 1.414, MergeCoplanar: true}, 0.0223},
+		{"openscad_example001.stl", Options{}, 1},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			s := loadCorpus(t, c.file)

@@ -167,26 +167,35 @@ type mesher struct {
 	endStalled bool
 
 	rep     *Report
-	buf     []int32
-	buf2    []int32
 	visited stamps     // nearVertices' vertices already visited
-	nbrSeen stamps     // neighbours' vertices already listed
 	cavSide [][4]uint8 // insertForced's: per cavity tet, whether v sees each face
 	start   time.Time
 
-	// starSines holds starObjective's sine of each star tet, ringSines
-	// flipBetter's of each tet of a ring.
-	starSines, ringSines []float64
-
-	// ringTets and ringLink hold flipBetter's edge rings and
-	// removeSurfaceEdge's fans.
-	ringTets, ringLink []int32
+	turnScratch
+	// side holds, per vertex, the side of a split optimization round's
+	// plane it is on, and halves the rounds' halves (optsplit.go).
+	side   []uint8
+	halves *[2]roundHalf
 
 	// reinsertSliver's boundary faces and ascents, and runApexJobs'
 	// workers.
 	apexFaces   [][3]geom.Vec
 	apexJobs    []apexJob
 	apexWorkers []apexWorker
+}
+
+// turnScratch is the scratch of an optimization turn (mesher.takeTurn)
+// and of much else: each half of a split round has its own.
+type turnScratch struct {
+	buf     []int32
+	buf2    []int32
+	nbrSeen stamps // neighbours' vertices already listed
+	// starSines holds starObjective's sine of each star tet, ringSines
+	// flipBetter's of each tet of a ring.
+	starSines, ringSines []float64
+	// ringTets and ringLink hold flipBetter's edge rings and
+	// removeSurfaceEdge's fans.
+	ringTets, ringLink []int32
 }
 
 // Surfaces a vertex can lie on.

@@ -133,6 +133,10 @@ func (m *tri) pos(v int32) geom.Vec {
 
 func (m *tri) numTets() int { return len(m.c) / 8 }
 
+// liveTets returns the number of live tets: the slots not on the free
+// list (every dead slot is on it).
+func (m *tri) liveTets() int { return m.numTets() - len(m.free) }
+
 func (m *tri) tet(t int32) []int32 { return m.c[8*t : 8*t+4] }
 
 func (m *tri) isGhost(t int32) bool { return m.c[t<<3|3] == ghost }
@@ -351,6 +355,11 @@ func (m *tri) newSlot() int32 {
 	if m.own != nil {
 		return m.own.newSlot()
 	}
+	return m.appendSlot()
+}
+
+// appendSlot adds a slot after the last and returns it.
+func (m *tri) appendSlot() int32 {
 	t := int32(len(m.c) / 8)
 	m.c = append(m.c, 0, 0, 0, 0, 0, 0, 0, 0)
 	m.mark = append(m.mark, 0)

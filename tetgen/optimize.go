@@ -3,6 +3,7 @@ package tetgen
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -185,11 +186,13 @@ func (ms *mesher) improve(surface bool) error {
 		return nil
 	}
 	m := ms.m
-	target := math.Sin(optTarget)
-	tried := make([]int32, len(ms.kind)) // round+1 when smoothed in that round
-	budget := m.sines + optWork*m.numTets()
-	var bad []sineTet
-	hopeless := map[[4]int32]struct{}{}
+	p := &optPass{
+		target:   math.Sin(optTarget),
+		surface:  surface,
+		tried:    make([]int32, len(ms.kind)),
+		budget:   m.sines + optWork*m.liveTets(),
+		hopeless: map[[4]int32]struct{}{},
+	}
 	// Ascent smooths in the sliver stage's passes only: before sliver
 	// insertion it mends no more, and where the sliver stage has nothing
 	// to do it ends on the smallest sine, not the smallest angle (the L
@@ -202,9 +205,9 @@ func (ms *mesher) improve(surface bool) error {
 	// scans continue from this one.
 	m.logFrom()
 	stall := stallWatch{patience: 3}
-	for round := int32(0); round < optRounds; round++ {
+	for ; p.round < optRounds; p.round++ {
 		// Worst first, so that the budget goes to the worst tets.
-		bad = m.scanBad(target)
+		bad := m.scanBad(p.target)
 		slices.SortFunc(bad, func(a, b sineTet) int {
 			if c := cmp.Compare(a.sine, b.sine); c != 0 {
 				return c
@@ -220,54 +223,76 @@ func (ms *mesher) improve(surface bool) error {
 		if ms.endStalled && stall.stalled(len(bad), m.smallestAngle(bad)) {
 			return nil
 		}
-		improved := 0
-		for _, bt := range bad {
-			t := bt.t
-			if m.sines > budget {
-				return nil
-			}
-			if !m.alive(t) {
-				continue
-			}
-			st := m.tetMinSine(t)
-			if st >= target {
-				continue
-			}
-			key := sortedTet(m.tet(t))
-			if _, ok := hopeless[key]; ok {
-				continue
-			}
-			if ms.flipBetter(t, st, surface) {
-				improved++
-				continue
-			}
-			mended := false
-			for _, v := range m.tet(t) {
-				if !ms.movable(v) || tried[v] == round+1 {
-					continue
-				}
-				tried[v] = round + 1
-				if ms.smoothFor(v, asc) {
-					m.changed = append(m.changed, ms.buf...) // v's star
-					mended = true
-					break
-				}
-			}
-			if mended {
-				improved++
-			} else if !slices.ContainsFunc(m.tet(t), ms.movable) {
-				// No flip helps and no vertex may move: the same tet
-				// would fail again in every later round.
-				hopeless[key] = struct{}{}
-			}
-		}
-		// Stop when a round mends little: what is left is mostly pinned
-		// by the surface.
-		if improved <= len(bad)/50 {
+		improved, spent := ms.mendRound(bad, p, asc, runtime.GOMAXPROCS(0))
+		// Stop when a round mends little (what is left is mostly pinned
+		// by the surface), or when the budget is spent.
+		if spent || improved <= len(bad)/50 {
 			return nil
 		}
 	}
 	return nil
+}
+
+// optPass is the state an optimization pass's rounds share.
+type optPass struct {
+	target  float64 // the sine a tet must reach
+	surface bool    // whether surface edges may be removed
+	round   int32
+	tried   []int32 // per vertex, round+1 once smoothed in that round
+	budget  int     // m.sines at which the pass ends
+	// hopeless holds the tets (sorted vertices) no flip mends and none
+	// of whose vertices may move: the same tet would fail again in
+	// every later round. Turns only read it; they add such tets to
+	// lost, which their caller moves into it.
+	hopeless map[[4]int32]struct{}
+	lost     [][4]int32
+}
+
+// keepLost moves p.lost into p.hopeless.
+func (p *optPass) keepLost() {
+	for _, k := range p.lost {
+		p.hopeless[k] = struct{}{}
+	}
+	p.lost = p.lost[:0]
+}
+
+// takeTurn is tet t's turn in a round of pass p: the first flip around
+// it that raises the worst tet of the region it changes (flipBetter),
+// or else a move of one of its vertices not yet tried this round
+// (marked in p.tried) that raises the worst tet of its star, logged as
+// changed for the next scanBad. It reports whether the tet was mended.
+// A tet no flip mends and none of whose vertices may move is added to
+// p.lost.
+func (ms *mesher) takeTurn(t int32, p *optPass, asc *ascent) bool {
+	m := ms.m
+	if !m.alive(t) {
+		return false
+	}
+	st := m.tetMinSine(t)
+	if st >= p.target {
+		return false
+	}
+	q := m.tet(t)
+	if _, ok := p.hopeless[sortedTet(q)]; ok {
+		return false
+	}
+	if ms.flipBetter(t, st, p.surface) {
+		return true
+	}
+	for _, v := range q {
+		if !ms.movable(v) || p.tried[v] == p.round+1 {
+			continue
+		}
+		p.tried[v] = p.round + 1
+		if ms.smoothFor(v, asc) {
+			m.changed = append(m.changed, ms.buf...) // v's star
+			return true
+		}
+	}
+	if !slices.ContainsFunc(q, ms.movable) {
+		p.lost = append(p.lost, sortedTet(q))
+	}
+	return false
 }
 
 // movable reports whether smoothing may move vertex v: Steiner points

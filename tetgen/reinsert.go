@@ -41,7 +41,7 @@ const (
 func (ms *mesher) reinsertSlivers() int {
 	m := ms.m
 	bad := m.badWorstFirst(math.Sin(optTarget))
-	budget := m.sines + min(reinsertWork*m.numTets(), reinsertPerBad*len(bad))
+	budget := m.sines + min(reinsertWork*m.liveTets(), reinsertPerBad*len(bad))
 	n := 0
 	for _, b := range bad {
 		if m.sines > budget {

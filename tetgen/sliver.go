@@ -147,7 +147,7 @@ func (ms *mesher) splitSlivers() int {
 	for _, b := range bad {
 		acute = min(acute, m.smallestDihedral(m.tet(b.t)))
 	}
-	limit := int(maxSliverSplits*float64(m.numTets())) + 1
+	limit := int(maxSliverSplits*float64(m.liveTets())) + 1
 	inserted := 0
 	for _, b := range bad {
 		if inserted >= limit {

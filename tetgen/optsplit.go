@@ -26,9 +26,10 @@ import (
 // reads what the other changes. Each has its own scratch, share of the
 // free tet slots and block of fresh ones (a half short of slots for a
 // turn's flip leaves its remaining turns), log of changed tets and count
-// of quality evaluations, merged after in a fixed order. Then the turns of the tets across the plane
-// and of those the halves left are taken, in order. The mesh does not
-// depend on GOMAXPROCS: on one core the halves run one after the other.
+// of quality evaluations, merged after in a fixed order. Then the turns
+// of the tets across the plane and of those the halves left are taken,
+// in order. The mesh does not depend on GOMAXPROCS: on one core the
+// halves run one after the other.
 //
 // The work budget is tested before each turn as by the serial round,
 // each half counting its own evaluations after those before the round.
@@ -58,7 +59,7 @@ type roundHalf struct {
 	free []int32 // the view's free slots, kept for their buffer
 
 	turns    []int32 // indices in the round's list of its tets
-	left     []int32 // those whose region crossed the plane
+	left     []int32 // those whose region crossed the plane, or after it ran short of slots
 	improved int
 }
 
@@ -100,8 +101,8 @@ func (ms *mesher) sidedRound(bad []sineTet, p *optPass, asc *ascent, runBoth fun
 	h := ms.halves
 	h[0].turns, h[1].turns = h[0].turns[:0], h[1].turns[:0]
 	for i, b := range bad {
-		// A slot dead by now is left to the rest: a flip may give it a
-		// tet again before its turn.
+		// A dead slot (none is, as a round begins) is left to the rest:
+		// a flip may give it a tet again before its turn.
 		if s := uint8(2); m.alive(b.t) {
 			s = ms.tetSide(m.tet(b.t))
 			if s < 2 {

@@ -176,6 +176,10 @@ type mesher struct {
 	// plane it is on, and halves the rounds' halves (optsplit.go).
 	side   []uint8
 	halves *[2]roundHalf
+	// starOnAt holds, per vertex, starOn's answer (bit 0) and the
+	// splitStamp of the round that found it.
+	starOnAt   []uint32
+	splitStamp uint32
 
 	// reinsertSliver's boundary faces and ascents, and runApexJobs'
 	// workers.

@@ -91,9 +91,22 @@ func (ms *mesher) splitRound(bad []sineTet, p *optPass, asc *ascent, runBoth fun
 	return ms.sidedRound(bad, p, asc, runBoth)
 }
 
+// nextSplit starts a split round's record of starOn's answers.
+func (ms *mesher) nextSplit() {
+	if n := len(ms.m.vt); len(ms.starOnAt) < n {
+		ms.starOnAt = append(ms.starOnAt, make([]uint32, n-len(ms.starOnAt))...)
+	}
+	ms.splitStamp++
+	if ms.splitStamp == 1<<31 {
+		clear(ms.starOnAt)
+		ms.splitStamp = 1
+	}
+}
+
 // sidedRound is splitRound with the vertices' sides set (ms.side).
 func (ms *mesher) sidedRound(bad []sineTet, p *optPass, asc *ascent, runBoth func(run func(half int))) (improved int, spent bool) {
 	m := ms.m
+	ms.nextSplit()
 	var across []int32
 	if ms.halves == nil {
 		ms.halves = new([2]roundHalf)
@@ -312,13 +325,8 @@ func (ms *mesher) regionOn(t int32, side uint8) bool {
 		}
 	}
 	for _, v := range q {
-		if ms.movable(v) {
-			ms.buf2 = m.star(v, ms.buf2)
-			for _, u := range ms.buf2 {
-				if ms.tetSide(m.tet(u)) != side {
-					return false
-				}
-			}
+		if ms.movable(v) && !ms.starOn(v) {
+			return false
 		}
 	}
 	for _, e := range tetEdges {
@@ -332,6 +340,28 @@ func (ms *mesher) regionOn(t int32, side uint8) bool {
 		}
 	}
 	return true
+}
+
+// starOn reports whether every tet of vertex v's star has all its
+// vertices on v's side of the round's plane, walking the star once a
+// round: while the halves run the answer cannot change, as they replace
+// only tets with every vertex on one side and make only such tets. A
+// half asks it only of its own side's vertices.
+func (ms *mesher) starOn(v int32) bool {
+	if at := ms.starOnAt[v]; at>>1 == ms.splitStamp {
+		return at&1 == 1
+	}
+	m := ms.m
+	ms.buf2 = m.star(v, ms.buf2)
+	on := uint32(1)
+	for _, u := range ms.buf2 {
+		if ms.tetSide(m.tet(u)) != ms.side[v] {
+			on = 0
+			break
+		}
+	}
+	ms.starOnAt[v] = ms.splitStamp<<1 | on
+	return on == 1
 }
 
 // edgeFan appends to buf the tets around edge x–y of tet t that can be

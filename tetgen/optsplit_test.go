@@ -72,16 +72,19 @@ func TestEdgeFan(t *testing.T) {
 // A split round gives the same mesh whichever half runs first and when
 // they run at once: neither half reads what the other changes (run with
 // -race to see the concurrent case checked too). It is a valid
-// tetrahedralization, every free slot dead and listed once, and most of
-// the round's turns were the halves'.
+// tetrahedralization, every free slot dead and listed once, most of the
+// round's turns were the halves', and starOn's answers still hold after
+// the halves ran.
 func TestSplitRound(t *testing.T) {
 	type result struct {
 		c        []int32
 		xyz      []float64
 		improved int
 	}
+	var lastMesher *mesher
 	round := func(runBoth func(run func(int))) result {
 		ms := meshedBefore(t, shapes.Torus(2, 0.5, 24, 12), Options{MaxVolume: 5e-4}, "optimize")
+		lastMesher = ms
 		m := ms.m
 		m.logFrom()
 		p := &optPass{
@@ -112,7 +115,31 @@ func TestSplitRound(t *testing.T) {
 			len(bad), improved, len(h[0].turns), len(h[1].turns), len(h[0].left), len(h[1].left))
 		return result{m.c, m.xyz, improved}
 	}
-	want := round(func(run func(int)) { run(0); run(1) })
+	// starOn's answers, kept from when each was first asked, still hold
+	// once both halves have run: the halves cannot change them.
+	var ms *mesher
+	checked := 0
+	want := round(func(run func(int)) {
+		run(0)
+		run(1)
+		ms = lastMesher
+		for v, at := range ms.starOnAt {
+			if at>>1 != ms.splitStamp {
+				continue
+			}
+			checked++
+			on := true
+			for _, u := range ms.m.star(int32(v), nil) {
+				on = on && ms.tetSide(ms.m.tet(u)) == ms.side[v]
+			}
+			if on != (at&1 == 1) {
+				t.Errorf("vertex %d: starOn said %v when asked, %v after the halves", v, at&1 == 1, on)
+			}
+		}
+	})
+	if checked < 1000 {
+		t.Errorf("%d answers of starOn checked", checked)
+	}
 	for name, runBoth := range map[string]func(run func(int)){
 		"second half first": func(run func(int)) { run(1); run(0) },
 		"both at once": func(run func(int)) {

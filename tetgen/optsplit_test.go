@@ -105,6 +105,16 @@ func TestSplitRound(t *testing.T) {
 				t.Fatalf("free slot %d alive or listed twice", f)
 			}
 		}
+		// Every dead slot is free, as liveTets assumes.
+		live := 0
+		for u := int32(0); u < int32(m.numTets()); u++ {
+			if m.alive(u) {
+				live++
+			}
+		}
+		if live != m.liveTets() {
+			t.Fatalf("%d live tets, liveTets says %d", live, m.liveTets())
+		}
 		h := ms.halves
 		for s := range h {
 			if took := len(h[s].turns) - len(h[s].left); 3*took < len(bad) {

@@ -164,9 +164,11 @@ func (ms *mesher) sidedRound(bad []sineTet, p *optPass, asc *ascent, runBoth fun
 		return improved, true
 	}
 	// The rest in round order.
-	var rest []sineTet
-	for _, i := range mergeSorted(nil, mergeSorted(nil, across, h[0].left), h[1].left) {
-		rest = append(rest, bad[i])
+	order := slices.Concat(across, h[0].left, h[1].left)
+	slices.Sort(order)
+	rest := make([]sineTet, len(order))
+	for k, i := range order {
+		rest[k] = bad[i]
 	}
 	n, spent := ms.takeTurns(rest, p, asc)
 	return improved + n, spent
@@ -186,18 +188,6 @@ func (ms *mesher) takeTurns(bad []sineTet, p *optPass, asc *ascent) (improved in
 		p.keepLost()
 	}
 	return improved, false
-}
-
-// mergeSorted appends to dst the ascending a and b, merged.
-func mergeSorted(dst, a, b []int32) []int32 {
-	for len(a) > 0 && len(b) > 0 {
-		if a[0] < b[0] {
-			dst, a = append(dst, a[0]), a[1:]
-		} else {
-			dst, b = append(dst, b[0]), b[1:]
-		}
-	}
-	return append(append(dst, a...), b...)
 }
 
 // splitSides puts each vertex on side 0 or 1 of the plane through the

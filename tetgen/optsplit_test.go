@@ -127,12 +127,11 @@ func TestSplitRound(t *testing.T) {
 	}
 	// starOn's answers, kept from when each was first asked, still hold
 	// once both halves have run: the halves cannot change them.
-	var ms *mesher
 	checked := 0
 	want := round(func(run func(int)) {
 		run(0)
 		run(1)
-		ms = lastMesher
+		ms := lastMesher
 		for v, at := range ms.starOnAt {
 			if at>>1 != ms.splitStamp {
 				continue

@@ -4,7 +4,7 @@ GO ?= go
 # Packages cheap enough to run under the race detector, and the tetgen
 # tests of its concurrent passes (the rest of tetgen is too slow under it).
 RACE_PKGS = ./format/... ./contact/... ./laplace/... ./internal/...
-RACE_TETGEN = TestSplitRound|TestSlabPass
+RACE_TETGEN = TestSplitRound|TestSlabPass|TestInsertInFrontSerial
 
 .PHONY: test vet unit race readers build bench
 

@@ -169,7 +169,11 @@ type mesher struct {
 	rep     *Report
 	visited stamps     // nearVertices' vertices already visited
 	cavSide [][4]uint8 // insertForced's: per cavity tet, whether v sees each face
-	start   time.Time
+	// insertInFront's tries, and the worker that takes some of them
+	// during splitSlivers.
+	frontTries []frontTry
+	front      *frontWorker
+	start      time.Time
 
 	turnScratch
 	// side holds, per vertex, the side of a split optimization round's

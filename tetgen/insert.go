@@ -224,18 +224,52 @@ const maxForcedCavity = 512
 // or subface (during boundary recovery), grow too large, or (minSine > 0)
 // make a tet whose smallest dihedral sine is below minSine.
 func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool, minSine float64) int {
-	m := ms.m
+	t0 := ms.m.locateForced(v, hint)
+	if t0 < 0 {
+		return outside
+	}
+	status, lost := ms.forcedCavity(v, t0, must, conflict, minSine)
+	if status != inserted {
+		return status
+	}
+	ms.fillForced(v, lost)
+	return inserted
+}
+
+// locateForced returns the tet insertForced starts from, found by a walk
+// from hint (or, where the walk meets a subface, by a scan), or −1 when
+// no tet holds v.
+func (m *tri) locateForced(v, hint int32) int32 {
 	t0, blocked := m.locate(v, hint)
 	if blocked >= 0 {
-		if t0 = m.scanFor(v); t0 < 0 {
-			return outside
-		}
+		return m.scanFor(v)
 	}
+	return t0
+}
+
+// fillForced fills the cavity forcedCavity accepted with the cone from v;
+// lost are the vertices it swallows.
+func (ms *mesher) fillForced(v int32, lost []int32) {
+	ms.m.fillCavity(v)
+	for _, u := range lost {
+		ms.m.vt[u] = noTet
+		ms.rep.SteinerDropped++
+	}
+}
+
+// forcedCavity is insertForced from t0, the tet that holds v, up to the
+// filling: it returns inserted with the cavity found and marked (and the
+// vertices the cone would swallow), ready for fillForced or clearMarks,
+// or why it fails, with the marks cleared. It changes only the
+// insertion's scratch, so that a view of the mesher with scratch of its
+// own may run it beside the mesher (insertInFront).
+func (ms *mesher) forcedCavity(v, t0 int32, must []int32, conflict bool, minSine float64) (int, []int32) {
+	m := ms.m
 	if m.hasVertexAt(t0, m.pos(v)) >= 0 {
-		return duplicate
+		return duplicate, nil
 	}
 	if minSine > 0 && (m.subfaceConeBelow(t0, v, minSine) || slices.ContainsFunc(must, func(t int32) bool { return m.subfaceConeBelow(t, v, minSine) })) {
-		return hidden
+		return hidden, nil
 	}
 	if conflict {
 		m.findCavity(v, t0)
@@ -244,9 +278,7 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool,
 		m.mark[t0] = inCavity
 		m.bnd, m.outer = m.bnd[:0], m.outer[:0]
 	}
-	required := map[int32]bool{t0: true}
 	for _, t := range must {
-		required[t] = true
 		if m.mark[t] != inCavity {
 			m.mark[t] = inCavity
 			m.cav = append(m.cav, t)
@@ -257,9 +289,9 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool,
 		faceSeen   = 1 // v sees the face strictly from inside
 		faceUnseen = 2
 	)
-	fail := func() int {
+	fail := func() (int, []int32) {
 		m.clearMarks()
-		return hidden
+		return hidden, nil
 	}
 	// Faces v does not see strictly from inside cannot bound the cone:
 	// grow across them, or, where the face must stay (a subface or a
@@ -305,7 +337,7 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool,
 				}
 				changed = true
 				if n < 0 || ms.isProtectedFace(4*t+k) || m.mark[n>>2] == removed {
-					if required[t] {
+					if t == t0 || slices.Contains(must, t) {
 						return fail()
 					}
 					m.mark[t] = removed
@@ -360,12 +392,7 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool,
 			return fail()
 		}
 	}
-	m.fillCavity(v)
-	for _, u := range lost {
-		m.vt[u] = noTet
-		ms.rep.SteinerDropped++
-	}
-	return inserted
+	return inserted, lost
 }
 
 // subfaceConeBelow reports whether a forced insertion of v that must

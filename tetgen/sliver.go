@@ -3,7 +3,10 @@ package tetgen
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -148,6 +151,7 @@ func (ms *mesher) splitSlivers() int {
 		acute = min(acute, m.smallestDihedral(m.tet(b.t)))
 	}
 	limit := int(maxSliverSplits*float64(m.liveTets())) + 1
+	defer ms.startFront()()
 	inserted := 0
 	for _, b := range bad {
 		if inserted >= limit {
@@ -187,33 +191,251 @@ var frontHeights = [...]float64{0.8, 0.5, 0.3}
 // the surface, whose circumcentres lie outside the body and whose free
 // vertex sits near a wall, held there by the rest of its star. The
 // point must be reachable from t without crossing a subface.
+//
+// The points are tried in order, and nearly all fail (plb_aneurysm.stl
+// with MergeCoplanar at -q 1.414 -a 0.012: 16 k calls tried 191 k
+// points, nearly every call all twelve, in 0.6 s, most of it spent in
+// the cavities of tries that fail). A try changes nothing but the random
+// state of the walks until it succeeds, so the walks are taken first, in order, keeping the random
+// state after each, and the cavities are tried on two cores, each try
+// by forcedCavity in a view of the mesh with its own scratch; the first
+// try that succeeds is then made again, from its walks' random state, as
+// the serial loop made it. The mesh is the serial loop's whatever
+// GOMAXPROCS is.
 func (ms *mesher) insertInFront(t int32, floor float64) bool {
 	m := ms.m
+	tries := ms.frontTries[:0]
+	defer func() { ms.frontTries = tries }()
 	for _, h := range frontHeights {
 		// Every face: limiting this to faces opposite an interior Steiner
 		// vertex lifted some CAD models' minimum but left a 7.3° tet in
 		// the pipeline's icosphere fixture (15.0° this way).
 		for k := int32(0); k < 4; k++ {
-			f := m.faceVerts(4*t + k)
-			a, b, c := m.pos(f[0]), m.pos(f[1]), m.pos(f[2])
-			n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a)) // out of t
-			l := (math.Sqrt(geom.Dist2(a, b)) + math.Sqrt(geom.Dist2(b, c)) + math.Sqrt(geom.Dist2(c, a))) / 3
-			centroid := geom.Scale(1.0/3, geom.Add(geom.Add(a, b), c))
-			p := geom.Sub(centroid, geom.Scale(h*l/geom.Norm(n), n))
+			p := m.frontPoint(t, k, h)
 			v := ms.addVertex(p, vVolume, -1, onNone)
-			// insertForced starts from the tet found here: a second walk
-			// from t may meet a subface (the walk is randomized), and its
-			// fallback scans every tet.
-			if t0, blocked := m.locate(v, t); blocked >= 0 || ms.insertForced(v, t0, []int32{t}, true, floor) != inserted {
-				ms.popVertex()
-				continue
+			// The walk from t, then insertForced's from the tet found
+			// there: a second walk from t may meet a subface (the walk is
+			// randomized), and locateForced's fallback scans every tet.
+			at := int32(-1)
+			if t0, blocked := m.locate(v, t); blocked < 0 {
+				at = m.locateForced(v, t0)
 			}
-			ms.tagSteiner(v)
-			ms.rep.SteinerVolume++
-			return true
+			ms.popVertex()
+			tries = append(tries, frontTry{p: p, at: at, rng: m.rng})
 		}
 	}
-	return false
+	must := []int32{t}
+	first := ms.firstForced(tries, must, floor)
+	if first < 0 {
+		return false
+	}
+	m.rng = tries[first].rng
+	v := ms.addVertex(tries[first].p, vVolume, -1, onNone)
+	status, lost := ms.forcedCavity(v, tries[first].at, must, true, floor)
+	if status != inserted {
+		// forcedCavity is a function of the mesh, the point and the tet
+		// it starts from: a view found it succeed.
+		panic("tetgen: a forced insertion tried twice gave two answers")
+	}
+	ms.fillForced(v, lost)
+	ms.tagSteiner(v)
+	ms.rep.SteinerVolume++
+	return true
+}
+
+// frontPoint returns the point in front of face k of tet t, on the
+// inward normal through its centroid, h times its mean edge length away.
+func (m *tri) frontPoint(t, k int32, h float64) geom.Vec {
+	f := m.faceVerts(4*t + k)
+	a, b, c := m.pos(f[0]), m.pos(f[1]), m.pos(f[2])
+	n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a)) // out of t
+	l := (math.Sqrt(geom.Dist2(a, b)) + math.Sqrt(geom.Dist2(b, c)) + math.Sqrt(geom.Dist2(c, a))) / 3
+	centroid := geom.Scale(1.0/3, geom.Add(geom.Add(a, b), c))
+	return geom.Sub(centroid, geom.Scale(h*l/geom.Norm(n), n))
+}
+
+// frontTry is a point insertInFront tries, the tet its walks found (−1
+// when they failed) and the random state after them.
+type frontTry struct {
+	p   geom.Vec
+	at  int32
+	rng uint64
+}
+
+// forcedView is a view of the mesher for forcedCavity beside the mesher's
+// own: it shares the mesh and has its own scratch, and its point is the
+// vertex after the one the mesher may be trying.
+type forcedView struct {
+	ms mesher
+	m  tri
+	// The view's scratch, kept for the next view.
+	mark                                 []uint8
+	cav, bnd, outer, touched, buf2, bvts []int32
+	vseen                                stamps
+	cavSide                              [][4]uint8
+}
+
+// load makes w a view of ms for points at vertex v, the one after the
+// next: ms keeps the next for its own tries.
+func (w *forcedView) load(ms *mesher, v int32) {
+	m := ms.m
+	w.ms, w.m = *ms, *m
+	w.ms.m = &w.m
+	if n := m.numTets(); len(w.mark) < n {
+		w.mark = append(w.mark, make([]uint8, n-len(w.mark))...)
+	}
+	w.m.mark = w.mark
+	w.m.cav, w.m.bnd, w.m.outer, w.m.touched, w.m.buf2, w.m.bverts = w.cav, w.bnd, w.outer, w.touched, w.buf2, w.bvts
+	w.m.vseen, w.ms.cavSide = w.vseen, w.cavSide
+	w.m.xyz = m.xyz[:3*int(v)+3]
+}
+
+// save keeps the view's scratch for the next view.
+func (w *forcedView) save() {
+	w.cav, w.bnd, w.outer, w.touched, w.buf2, w.bvts = w.m.cav, w.m.bnd, w.m.outer, w.m.touched, w.m.buf2, w.m.bverts
+	w.vseen, w.cavSide = w.m.vseen, w.ms.cavSide
+}
+
+// firstForced returns the index of the first try whose forced insertion
+// over a cavity holding must would succeed with floor, or −1, changing
+// nothing. The mesher and, during splitSlivers with GOMAXPROCS above 1,
+// its front worker take the tries in turns; a try after one known to
+// succeed is skipped, so every try before the first that succeeds is
+// taken.
+func (ms *mesher) firstForced(tries []frontTry, must []int32, floor float64) int {
+	m := ms.m
+	n := int32(len(ms.kind)) // the mesher's point; the worker's is n+1
+	m.xyz = slices.Grow(m.xyz, 6)
+	b := &frontBatch{tries: tries, must: must, floor: floor}
+	b.first.Store(int32(len(tries)))
+	if w := ms.front; w != nil {
+		w.post(ms, b, n+1)
+		b.run(ms, n)
+		w.close(b)
+	} else {
+		b.run(ms, n)
+	}
+	m.xyz = m.xyz[:3*n]
+	if f := int(b.first.Load()); f < len(tries) {
+		return f
+	}
+	return -1
+}
+
+// frontBatch is one call's tries for firstForced. inflight counts the
+// worker's runs in it; once closed is set, the worker starts none.
+type frontBatch struct {
+	tries       []frontTry
+	must        []int32
+	floor       float64
+	next, first atomic.Int32
+	inflight    atomic.Int32
+	closed      atomic.Bool
+}
+
+// run takes tries from b until none is left before the first known to
+// succeed, with its point at vertex v.
+func (b *frontBatch) run(ms *mesher, v int32) {
+	m := ms.m
+	for i := b.next.Add(1) - 1; i < int32(len(b.tries)) && i < b.first.Load(); i = b.next.Add(1) - 1 {
+		try := &b.tries[i]
+		if try.at < 0 {
+			continue
+		}
+		m.xyz = append(m.xyz[:3*v], try.p[0], try.p[1], try.p[2])
+		if status, _ := ms.forcedCavity(v, try.at, b.must, true, b.floor); status == inserted {
+			m.clearMarks()
+			for f := b.first.Load(); i < f && !b.first.CompareAndSwap(f, i); f = b.first.Load() {
+			}
+		}
+	}
+}
+
+// frontWorker takes tries of firstForced beside the mesher, on a
+// goroutine of its own that spins a while between batches before it
+// sleeps: a batch is about 38 µs of work (4 k a round, 50 µs apart, on
+// plb_aneurysm.stl as above), and a goroutine started or woken for each
+// joined too late to gain (insertInFront 0.13 → 0.16 s a round). The mesher waits for the worker only while it runs
+// a try: a worker that comes late finds its batch closed and leaves the
+// mesh alone.
+type frontWorker struct {
+	view forcedView
+	cur  atomic.Pointer[frontBatch]
+	wake chan struct{}
+	quit atomic.Bool
+}
+
+// frontSpins is how many times the front worker looks for a batch before
+// it sleeps, longer than the time between most batches: on the aneurysm
+// above, splitSlivers took 0.75 s at 2¹², 0.55 s at 2¹⁷ and 0.60 s at
+// 2²⁰ (0.78 s serial).
+const frontSpins = 1 << 17
+
+// post gives the worker batch b, with its point at vertex v.
+func (w *frontWorker) post(ms *mesher, b *frontBatch, v int32) {
+	w.view.load(ms, v)
+	w.cur.Store(b)
+	w.rouse()
+}
+
+// rouse wakes the worker if it sleeps (a token left from before only
+// makes it look again).
+func (w *frontWorker) rouse() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// close ends batch b: the worker starts no run in it, and the one it is
+// in, if any, ends before close returns.
+func (w *frontWorker) close(b *frontBatch) {
+	b.closed.Store(true)
+	for b.inflight.Load() != 0 {
+		runtime.Gosched()
+	}
+	w.view.save()
+}
+
+// work is the worker's loop.
+func (w *frontWorker) work() {
+	var last *frontBatch
+	for !w.quit.Load() {
+		b := w.cur.Load()
+		for spins := 0; b == last && spins < frontSpins; spins++ {
+			b = w.cur.Load()
+		}
+		if b == last {
+			<-w.wake
+			continue
+		}
+		last = b
+		// Against close: either close sees this run in flight and
+		// waits, or the run sees the batch closed.
+		b.inflight.Add(1)
+		if !b.closed.Load() {
+			b.run(&w.view.ms, int32(len(w.view.m.xyz)/3-1))
+		}
+		b.inflight.Add(-1)
+	}
+}
+
+// startFront starts the front worker when GOMAXPROCS allows; the
+// function it returns stops it.
+func (ms *mesher) startFront() func() {
+	if runtime.GOMAXPROCS(0) < 2 {
+		return func() {}
+	}
+	w := &frontWorker{wake: make(chan struct{}, 1)}
+	ms.front = w
+	var wg sync.WaitGroup
+	wg.Go(w.work)
+	return func() {
+		w.quit.Store(true)
+		w.rouse()
+		wg.Wait()
+		ms.front = nil
+	}
 }
 
 // insertCircumcentre inserts the circumcentre of tet t when it lies

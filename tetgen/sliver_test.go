@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math"
 	"math/rand"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -100,6 +101,61 @@ func TestInsertInFront(t *testing.T) {
 		t.Errorf("smallest angle %.4g° after, %.4g° before", after*180/math.Pi, before*180/math.Pi)
 	}
 	checkMesh(t, s, ms.output())
+}
+
+// insertInFront, with its tries taken on two goroutines, makes the mesh
+// the serial loop makes: the tries in order, each by insertForced, until
+// one succeeds — the same tets, vertices and random state after every
+// call, on the bad tets refinement leaves on the torus.
+func TestInsertInFrontSerial(t *testing.T) {
+	serial := func(ms *mesher, t int32, floor float64) bool {
+		m := ms.m
+		for _, h := range frontHeights {
+			for k := int32(0); k < 4; k++ {
+				v := ms.addVertex(m.frontPoint(t, k, h), vVolume, -1, onNone)
+				if t0, blocked := m.locate(v, t); blocked >= 0 || ms.insertForced(v, t0, []int32{t}, true, floor) != inserted {
+					ms.popVertex()
+					continue
+				}
+				ms.tagSteiner(v)
+				return true
+			}
+		}
+		return false
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	want, got := torusBeforeSlivers(t, "optimize"), torusBeforeSlivers(t, "optimize")
+	stop := got.startFront()
+	defer stop()
+	if got.front == nil {
+		t.Fatal("no front worker at GOMAXPROCS 2")
+	}
+	bad := want.m.scanBad(math.Sin(optTarget))
+	acute := smallestAngle(want.m, nil)
+	var mended, failed int
+	for _, b := range bad {
+		if want.m.gone(keyedTet{b.sine, b.t, sortedTet(want.m.tet(b.t))}) {
+			continue
+		}
+		floor := max(1.1*b.sine, math.Sin(acute))
+		w, g := serial(want, b.t, floor), got.insertInFront(b.t, floor)
+		if w != g {
+			t.Fatalf("tet %d: inserted %v, the serial loop %v", b.t, g, w)
+		}
+		if w {
+			mended++
+		} else {
+			failed++
+		}
+		if got.m.rng != want.m.rng || !slices.Equal(got.m.xyz, want.m.xyz) || !slices.Equal(got.m.c, want.m.c) {
+			t.Fatalf("tet %d: not the serial loop's mesh and random state", b.t)
+		}
+	}
+	if mended == 0 || failed == 0 {
+		t.Fatalf("%d mended, %d not: the test no longer covers both cases", mended, failed)
+	}
+	t.Logf("%d bad tets mended, %d not", mended, failed)
+	checkTri(t, got.m)
 }
 
 // Smoothing raises the smallest dihedral sine of a star but never takes

@@ -629,8 +629,8 @@ const (
 
 // ascentFn is one function of an ascent and its gradient: a dihedral
 // sine of a star tet in the moving vertex's position, as
-// tetmesh.DihedralSineDiffs writes them.
-type ascentFn = tetmesh.SineDiff
+// tetmesh.DihedralSineGrads writes them.
+type ascentFn = tetmesh.SineGrad
 
 // ascent holds the buffers of smoothing's ascent steps, reused across
 // the vertices of an optimization pass.
@@ -647,13 +647,18 @@ type ascent struct {
 	at    geom.Vec
 }
 
+// gradCost is what a tet's sines and gradients (addSines) add to the
+// count of evaluations that the work budgets bound: the three sets of
+// sines of the forward differences they were set with, before the
+// gradients were exact.
+const gradCost = 3
+
 // addSines appends to a.fns the six dihedral sines of tet p and their
-// gradients in vertex k, by forward differences of step h, when the
-// smallest is at most limit, and reports whether it did. a.fns must
-// have room for them (window).
-func (a *ascent) addSines(p *[4]geom.Vec, k int, h, limit float64) bool {
+// gradients in vertex k when the smallest is at most limit, and reports
+// whether it did. a.fns must have room for them (window).
+func (a *ascent) addSines(p *[4]geom.Vec, k int, limit float64) bool {
 	n := len(a.fns)
-	ok := tetmesh.DihedralSineDiffs((*[6]ascentFn)(a.fns[n:n+6]), p, k, h, limit)
+	ok := tetmesh.DihedralSineGrads((*[6]ascentFn)(a.fns[n:n+6]), p, k, limit)
 	if ok {
 		a.fns = a.fns[:n+6]
 	}
@@ -790,7 +795,6 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 	}
 	x0 := m.pos(v)
 	sines := func(x geom.Vec, cur float64) []ascentFn {
-		h := 1e-7 * step
 		lim, known := a.window(x, cur, len(star))
 		for i, t := range star {
 			if known && outOfWindow(ms.starSines[i], lim) {
@@ -809,8 +813,8 @@ func (ms *mesher) ascend(v int32, star []int32, a *ascent, guard, step, cur floa
 			// Only the sines near the smallest: one further up rarely
 			// meets them within a step, and the step's test catches it
 			// when it does (most of the star: 60 % of the cost).
-			if a.addSines(&p, k, h, lim) {
-				m.sines += 3
+			if a.addSines(&p, k, lim) {
+				m.sines += gradCost
 			}
 		}
 		m.sines += len(star)

@@ -105,7 +105,7 @@ func TestIdsMinSine(t *testing.T) {
 }
 
 // outOfWindow leaves out of an ascent's window only tets that
-// tetmesh.DihedralSineDiffs leaves out, which the ascents' sines rely on
+// tetmesh.DihedralSineGrads leaves out, which the ascents' sines rely on
 // to give the same steps: on random tets flat in z, with a repeated
 // vertex, and with a vertex near the plane or the line of others (down
 // to 1e−15 off), against limits around each tet's minSine down to its
@@ -125,7 +125,7 @@ func TestOutOfWindow(t *testing.T) {
 				}
 				out++
 				var fns [6]ascentFn
-				if tetmesh.DihedralSineDiffs(&fns, &q, k, 1e-7, limit) {
+				if tetmesh.DihedralSineGrads(&fns, &q, k, limit) {
 					sines := tetmesh.DihedralSines(q[0], q[1], q[2], q[3])
 					t.Fatalf("tet %d %v: minSine %v out of the window below %v, but the sines %v are not", i, q, s, limit, sines)
 				}

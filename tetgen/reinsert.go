@@ -309,7 +309,6 @@ func (w *apexWorker) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64
 	}
 	a.evaluated(x, cur)
 	sines := func(x geom.Vec, cur float64) []ascentFn {
-		h := 1e-7 * step
 		lim, known := a.window(x, cur, len(bnd))
 		for i, f := range bnd {
 			// Only the sines near the smallest, as in smoothing's ascent
@@ -317,8 +316,8 @@ func (w *apexWorker) bestApex(bnd [][3]geom.Vec, p0 geom.Vec) (geom.Vec, float64
 			if known && outOfWindow(w.faceSines[i], lim) {
 				continue
 			}
-			if a.addSines(&[4]geom.Vec{f[0], f[1], f[2], x}, 3, h, lim) {
-				w.sines += 3
+			if a.addSines(&[4]geom.Vec{f[0], f[1], f[2], x}, 3, lim) {
+				w.sines += gradCost
 			}
 		}
 		return a.fns

@@ -21,29 +21,32 @@ func DihedralSines(a, b, c, d geom.Vec) [6]float64 {
 	return s
 }
 
-// SineDiff is a dihedral sine and its forward differences in the
-// coordinates of a moving vertex (DihedralSineDiffs).
-type SineDiff struct {
+// SineGrad is a dihedral sine and its gradient in the position of a
+// moving vertex (DihedralSineGrads).
+type SineGrad struct {
 	F float64
 	G geom.Vec
 }
 
-// DihedralSineDiffs writes to out, when the smallest of
+// DihedralSineGrads writes to out, when the smallest of
 // DihedralSines(p[0], p[1], p[2], p[3]) is at most limit, those sines
-// (F) and their forward differences in vertex k: G[ax] = (s′ − s)/h,
-// with s′ the sine DihedralSines gives with h added to p[k][ax]. All of
-// them are the same bits as DihedralSines', with less work: the face
-// opposite k keeps its normal and length when k moves, each other face
-// the component of its normal along the move (movedNormal), the sines' clamp
-// is left out (a cosine beyond ±1 gives a sine of 0 either way), and
-// most tets with every sine above limit are ruled out by products
-// before any square root or division. It reports whether it wrote them
-// (out is left as it was when every sine is above limit). Smoothing's
-// ascent calls it for every tet of every star it moves, so it is
-// written out in scalars like dihedralCosines, and writes in place:
-// returned by value, the sines took a fifth as long again to copy into
-// the ascent's list as to compute.
-func DihedralSineDiffs(out *[6]SineDiff, p *[4]geom.Vec, k int, h, limit float64) bool {
+// (F, the same bits) and their gradients in the position of vertex k
+// (G; zero where a sine is 0). Most tets with every sine above limit
+// are ruled out by products before any square root or division. It
+// reports whether it wrote them (out is left as it was when every sine
+// is above limit). Smoothing's ascent calls it for every tet of every
+// star it moves, so it is written out in scalars like dihedralCosines,
+// and writes in place.
+//
+// A face's normal n (its edges' cross product, as dihedralCosines takes
+// it) is a×b + b×c + c×a over its vertices in order, so moving one of
+// them by e changes n by e×w, w = next − prev, its neighbours in that
+// order: ∇(n·m) = w×m. The sine s of the angle between faces i and j
+// is √(1 − x²), x = nᵢ·nⱼ/(|nᵢ||nⱼ|), so ∇s = −(x/s)∇x with
+// ∇x = (wᵢ×nⱼ + wⱼ×nᵢ)/(|nᵢ||nⱼ|) − x(wᵢ×nᵢ/|nᵢ|² + wⱼ×nⱼ/|nⱼ|²); the
+// face opposite k keeps its normal (w = 0). Forward differences, which
+// this replaced, took three more sets of sines, twice the time.
+func DihedralSineGrads(out *[6]SineGrad, p *[4]geom.Vec, k int, limit float64) bool {
 	u0x, u0y, u0z, v0x, v0y, v0z := faceEdges(p[1], p[2], p[3])
 	u1x, u1y, u1z, v1x, v1y, v1z := faceEdges(p[0], p[3], p[2])
 	u2x, u2y, u2z, v2x, v2y, v2z := faceEdges(p[0], p[1], p[3])
@@ -76,44 +79,55 @@ func DihedralSineDiffs(out *[6]SineDiff, p *[4]geom.Vec, k int, h, limit float64
 	if min(s[0], s[1], s[2], s[3], s[4], s[5]) > limit {
 		return false
 	}
-	// Moving k along axis ax changes, in each face through k, only the
-	// ax components of the edges u, v that faceNormal crosses, so the
-	// other edge components are taken once and movedNormal keeps the
-	// normal's ax component.
-	for ax := range 3 {
-		c := [4]float64{p[0][ax], p[1][ax], p[2][ax], p[3][ax]}
-		c[k] += h
-		m0x, m0y, m0z, m0 := n0x, n0y, n0z, l0
-		m1x, m1y, m1z, m1 := n1x, n1y, n1z, l1
-		m2x, m2y, m2z, m2 := n2x, n2y, n2z, l2
-		m3x, m3y, m3z, m3 := n3x, n3y, n3z, l3
-		if k != 0 {
-			m0x, m0y, m0z = movedNormal(ax, n0x, n0y, n0z, u0x, u0y, u0z, v0x, v0y, v0z, c[2]-c[1], c[3]-c[1])
-			m0 = math.Sqrt(m0x*m0x + m0y*m0y + m0z*m0z)
-		}
-		if k != 1 {
-			m1x, m1y, m1z = movedNormal(ax, n1x, n1y, n1z, u1x, u1y, u1z, v1x, v1y, v1z, c[3]-c[0], c[2]-c[0])
-			m1 = math.Sqrt(m1x*m1x + m1y*m1y + m1z*m1z)
-		}
-		if k != 2 {
-			m2x, m2y, m2z = movedNormal(ax, n2x, n2y, n2z, u2x, u2y, u2z, v2x, v2y, v2z, c[1]-c[0], c[3]-c[0])
-			m2 = math.Sqrt(m2x*m2x + m2y*m2y + m2z*m2z)
-		}
-		if k != 3 {
-			m3x, m3y, m3z = movedNormal(ax, n3x, n3y, n3z, u3x, u3y, u3z, v3x, v3y, v3z, c[2]-c[0], c[1]-c[0])
-			m3 = math.Sqrt(m3x*m3x + m3y*m3y + m3z*m3z)
-		}
-		t := sinesFrom(m2x*m3x+m2y*m3y+m2z*m3z, m1x*m3x+m1y*m3y+m1z*m3z, m1x*m2x+m1y*m2y+m1z*m2z,
-			m0x*m3x+m0y*m3y+m0z*m3z, m0x*m2x+m0y*m2y+m0z*m2z, m0x*m1x+m0y*m1y+m0z*m1z, m0, m1, m2, m3)
-		for j := range t {
-			out[j].G[ax] = (t[j] - s[j]) / h
-		}
-	}
-	for j := range s {
-		out[j].F = s[j]
-	}
+	n := [4][3]float64{{n0x, n0y, n0z}, {n1x, n1y, n1z}, {n2x, n2y, n2z}, {n3x, n3y, n3z}}
+	sineGrads(out, p, k, &s, &n, &[6]float64{c23, c13, c12, c03, c02, c01}, &[4]float64{q0, q1, q2, q3}, &[4]float64{l0, l1, l2, l3})
 	return true
 }
+
+// sineGrads writes DihedralSineGrads' out from the tet's sines s, its
+// face normals n, their dot products c (in the sines' order), squared
+// lengths q and lengths l: a function of its own, so that the test of
+// the limit before it, which rules out most tets, stays small.
+func sineGrads(out *[6]SineGrad, p *[4]geom.Vec, k int, s *[6]float64, n *[4][3]float64, c *[6]float64, q, l *[4]float64) {
+	// w of the faces through k, in TetFaces' order, and wᵢ×nᵢ/|nᵢ|².
+	var w, r [4][3]float64
+	switch k {
+	case 0:
+		w[1], w[2], w[3] = geom.Sub(p[3], p[2]), geom.Sub(p[1], p[3]), geom.Sub(p[2], p[1])
+	case 1:
+		w[0], w[2], w[3] = geom.Sub(p[2], p[3]), geom.Sub(p[3], p[0]), geom.Sub(p[0], p[2])
+	case 2:
+		w[0], w[1], w[3] = geom.Sub(p[3], p[1]), geom.Sub(p[0], p[3]), geom.Sub(p[1], p[0])
+	default:
+		w[0], w[1], w[2] = geom.Sub(p[1], p[2]), geom.Sub(p[2], p[0]), geom.Sub(p[0], p[1])
+	}
+	for i := range 4 {
+		if q[i] > 0 {
+			iq := 1 / q[i]
+			x, y, z := cross(w[i][0], w[i][1], w[i][2], n[i][0], n[i][1], n[i][2])
+			r[i] = [3]float64{x * iq, y * iq, z * iq}
+		}
+	}
+	for e := range 6 {
+		i, j := sineFaces[e][0]&3, sineFaces[e][1]&3 // &3: no bounds checks
+		out[e].F = s[e]
+		if !(s[e] > 0) {
+			out[e].G = geom.Vec{}
+			continue
+		}
+		wi, wj, ni, nj := &w[i], &w[j], &n[i], &n[j]
+		gx, gy, gz := cross(wi[0], wi[1], wi[2], nj[0], nj[1], nj[2])
+		hx, hy, hz := cross(wj[0], wj[1], wj[2], ni[0], ni[1], ni[2])
+		il := 1 / (l[i] * l[j])
+		x := c[e] * il
+		m := -x / s[e]
+		out[e].G = geom.Vec{m * ((gx+hx)*il - x*(r[i][0]+r[j][0])), m * ((gy+hy)*il - x*(r[i][1]+r[j][1])), m * ((gz+hz)*il - x*(r[i][2]+r[j][2]))}
+	}
+}
+
+// sineFaces holds, for each sine of DihedralSines, the two faces (by
+// TetFaces' order) whose angle it is.
+var sineFaces = [6][2]int{{2, 3}, {1, 3}, {1, 2}, {0, 3}, {0, 2}, {0, 1}}
 
 // sinesFrom returns DihedralSines from the dot products cᵢⱼ of the face
 // normals of TetFaces and their lengths lᵢ, computed as dihedralCosines
@@ -133,18 +147,4 @@ func sinesFrom(c23, c13, c12, c03, c02, c01, l0, l1, l2, l3 float64) [6]float64 
 // inlines).
 func faceEdges(p, q, r geom.Vec) (ux, uy, uz, vx, vy, vz float64) {
 	return q[0] - p[0], q[1] - p[1], q[2] - p[2], r[0] - p[0], r[1] - p[1], r[2] - p[2]
-}
-
-// movedNormal returns the cross product u×v = n with the ax components
-// of u and v replaced by ua and va: the same bits as crossing the
-// replaced edges, without the products the ax component of n is made
-// of, which it keeps.
-func movedNormal(ax int, nx, ny, nz, ux, uy, uz, vx, vy, vz, ua, va float64) (x, y, z float64) {
-	switch ax {
-	case 0:
-		return nx, uz*va - ua*vz, ua*vy - uy*va
-	case 1:
-		return ua*vz - uz*va, ny, ux*va - ua*vx
-	}
-	return uy*va - ua*vy, ua*vx - ux*va, nz
 }

@@ -58,7 +58,7 @@ for f in $MODELS; do
 import json, sys
 d = json.load(sys.stdin)
 m = d["mesh"]
-print(d["build_report"]["mesher"], m["tets"], m["volume_m3"], m["quality"]["MinDihedral"], m["quality_off_core"]["MinDihedral"])')
+print(d["build_report"]["mesher"], m["tets"], m["volume_m3"], m["quality"]["min_dihedral_deg"], m["quality_off_core"]["min_dihedral_deg"])')
 	path=$1 pt=$2 vol=$3 pmin=$4 poff=$5
 	tt=- tw=- tmin=- ratio=-
 	if "$tmp/driver" convert "$corpus/$f" "$tmp/in" 2>/dev/null; then

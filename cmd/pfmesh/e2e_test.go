@@ -110,7 +110,7 @@ func TestPipeline(t *testing.T) {
 	pfm := filepath.Join("fixtures", "icosphere.pfm")
 
 	ins := inspectJSON(t, dir, pfm)
-	if ins.Schema != "pfmesh.inspect/1" || !ins.File.CRCOK || ins.Mesh.Tets == 0 {
+	if ins.Schema != "pfmesh.inspect/2" || !ins.File.CRCOK || ins.Mesh.Tets == 0 {
 		t.Fatalf("inspect: %+v", ins.File)
 	}
 	// The fixture is an icosphere of radius 1 (level 2: 320 triangles);
@@ -401,13 +401,41 @@ func inInputTriangle(s *format.Surface, pos []float64, f []int32) bool {
 }
 
 // inspectJSON runs inspect --json on file in dir and decodes its report.
+// It also requires every key of the document, the stored build report's
+// included, to be snake case, as docs/cli.md names them.
 func inspectJSON(t *testing.T, dir, file string) Inspection {
 	t.Helper()
+	out := []byte(mustRun(t, dir, "inspect", file, "--json"))
 	var ins Inspection
-	if err := json.Unmarshal([]byte(mustRun(t, dir, "inspect", file, "--json")), &ins); err != nil {
+	if err := json.Unmarshal(out, &ins); err != nil {
 		t.Fatal(err)
 	}
+	var doc any
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	checkSnakeKeys(t, "", doc)
 	return ins
+}
+
+var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// checkSnakeKeys reports the keys below v (at path) that are not snake case.
+func checkSnakeKeys(t *testing.T, path string, v any) {
+	t.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if !snakeCase.MatchString(k) {
+				t.Errorf("inspect --json: key %s.%s is not snake case", path, k)
+			}
+			checkSnakeKeys(t, path+"."+k, e)
+		}
+	case []any:
+		for _, e := range v {
+			checkSnakeKeys(t, path+"[]", e)
+		}
+	}
 }
 
 // TestInspectCrease: inspect prints the sharpest crease of the 30° wedge

@@ -25,7 +25,7 @@ func inspectCommand() *cli.Command {
 (dihedral angles, radius-edge ratios); the field (ε histogram, boundary layer depth
 h = 1/|∇ε|, core fraction, Dirichlet counts, solver residual); and the file itself
 (version, sections, bytes per tet, CRC status). --json prints the same as JSON
-(schema "pfmesh.inspect/1", documented in docs/cli.md). --png draws a cross-section
+(schema "pfmesh.inspect/2", documented in docs/cli.md). --png draws a cross-section
 of ε and pressure.
 
 Examples:
@@ -129,7 +129,7 @@ func runInspect(c *cli.Context) error {
 
 func inspect(path string, info *format.PFMInfo, p *format.PFM) (*Inspection, error) {
 	ins := &Inspection{
-		Schema: "pfmesh.inspect/1",
+		Schema: "pfmesh.inspect/2",
 		File: FileStats{
 			Path: path, Version: fmt.Sprintf("%d.%d", info.Major, info.Minor), SizeBytes: info.Size,
 			BytesPerTet: info.BytesPerTet, Float32: info.Float32, CRCOK: info.HeaderCRCOK,

@@ -148,15 +148,17 @@ func RadiusEdge(a, b, c, d geom.Vec) float64 {
 }
 
 // Quality summarises the shape of a mesh's tets.
+// Its JSON names are those of `pfmesh inspect --json` (docs/cli.md).
 type Quality struct {
-	MinDihedral, MaxDihedral float64 // degrees
+	MinDihedral float64 `json:"min_dihedral_deg"`
+	MaxDihedral float64 `json:"max_dihedral_deg"`
 	// DihedralHist counts tets by their minimum dihedral angle in 10°
 	// bins: [0,10), [10,20), … [60,70].
-	DihedralHist  [7]int
-	MaxRadiusEdge float64
+	DihedralHist  [7]int  `json:"dihedral_histogram"`
+	MaxRadiusEdge float64 `json:"max_radius_edge"`
 	// RadiusEdgeHist counts tets by radius-edge ratio in the bins
 	// [0.6,1), [1,1.5), [1.5,2), [2,3), [3,∞).
-	RadiusEdgeHist [5]int
+	RadiusEdgeHist [5]int `json:"radius_edge_histogram"`
 }
 
 // RadiusEdgeBins are the lower edges of Quality.RadiusEdgeHist's bins.

@@ -204,7 +204,7 @@ func (ms *mesher) improve(surface bool) error {
 	// The log of changed tets stays on through sliver removal, whose
 	// scans continue from this one.
 	m.logFrom()
-	stall := stallWatch{patience: 3}
+	stall := stallWatch{patience: 3, share: 50}
 	for ; p.round < optRounds; p.round++ {
 		// Worst first, so that the budget goes to the worst tets.
 		bad := m.scanBad(p.target)
@@ -984,17 +984,17 @@ func minNormHull(fns []ascentFn) geom.Vec {
 }
 
 // stallWatch ends rounds of work that have stopped paying: after
-// patience rounds in a row that neither cut the bad tets by a fiftieth
+// patience rounds in a row that neither cut the bad tets by 1/share
 // nor raised the mesh's smallest angle.
 type stallWatch struct {
-	patience, rounds, lastBad, idle int
-	lastAcute                       float64
+	patience, share, rounds, lastBad, idle int
+	lastAcute                              float64
 }
 
 // stalled records a round's count of bad tets and smallest angle and
 // reports whether the work should end before it.
 func (w *stallWatch) stalled(bad int, acute float64) bool {
-	if w.rounds > 0 && 50*bad > 49*w.lastBad && acute <= w.lastAcute {
+	if w.rounds > 0 && w.share*bad > (w.share-1)*w.lastBad && acute <= w.lastAcute {
 		w.idle++
 	} else {
 		w.idle = 0

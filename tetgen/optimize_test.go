@@ -83,7 +83,7 @@ func TestIdsMinSine(t *testing.T) {
 		return math.Sqrt(worst)
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
-	m := &tri{c: []int32{0, 1, 2, 3, 0, 0, 0, 0}}
+	m := &tri{c: []int32{0, 1, 2, 3, 50, 0, 0, 0}}
 	for i, p := range testTets(100000) {
 		k := i % 4
 		for j, x := range nearFlat(rng, p, k) {
@@ -146,7 +146,7 @@ func TestShapeOf(t *testing.T) {
 		if i%40 == 0 {
 			continue // no circumcentre
 		}
-		m.xyz, m.c = m.xyz[:0], []int32{0, 1, 2, 3, 0, 0, 0, 0}
+		m.xyz, m.c = m.xyz[:0], []int32{0, 1, 2, 3, 50, 0, 0, 0}
 		for _, v := range p {
 			m.xyz = append(m.xyz, v[0], v[1], v[2])
 		}
@@ -282,20 +282,23 @@ func TestStallWatch(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		patience int
+		share    int
 		rounds   []round
 		end      int // index of the round before which the work ends, -1 for none
 	}{
-		{"nothing changes", 3, flat(8), 3},
-		{"a fiftieth fewer is progress", 3, []round{{1000, 0.1}, {980, 0.1}, {960, 0.1}, {940, 0.1}, {921, 0.1}, {902, 0.1}}, -1},
-		{"less than a fiftieth is not", 3, []round{{1000, 0.1}, {981, 0.1}, {962, 0.1}, {944, 0.1}}, 3},
-		{"more bad tets is not", 3, []round{{1000, 0.1}, {1100, 0.1}, {1200, 0.1}, {1300, 0.1}}, 3},
-		{"a higher smallest angle is progress", 3, []round{{1000, 0.1}, {1000, 0.11}, {1000, 0.12}, {1000, 0.13}, {1000, 0.14}}, -1},
-		{"a lower smallest angle is not", 3, []round{{1000, 0.1}, {1000, 0.09}, {990, 0.08}, {985, 0.07}}, 3},
-		{"one idle round with a patience of one", 1, []round{{1000, 0.1}, {900, 0.1}, {900, 0.1}}, 2},
-		{"progress restarts the count", 3, []round{{1000, 0.1}, {1000, 0.1}, {1000, 0.1}, {900, 0.1}, {900, 0.1}, {900, 0.1}, {900, 0.1}}, 6},
+		{"nothing changes", 3, 50, flat(8), 3},
+		{"a fiftieth fewer is progress", 3, 50, []round{{1000, 0.1}, {980, 0.1}, {960, 0.1}, {940, 0.1}, {921, 0.1}, {902, 0.1}}, -1},
+		{"less than a fiftieth is not", 3, 50, []round{{1000, 0.1}, {981, 0.1}, {962, 0.1}, {944, 0.1}}, 3},
+		{"more bad tets is not", 3, 50, []round{{1000, 0.1}, {1100, 0.1}, {1200, 0.1}, {1300, 0.1}}, 3},
+		{"a higher smallest angle is progress", 3, 50, []round{{1000, 0.1}, {1000, 0.11}, {1000, 0.12}, {1000, 0.13}, {1000, 0.14}}, -1},
+		{"a lower smallest angle is not", 3, 50, []round{{1000, 0.1}, {1000, 0.09}, {990, 0.08}, {985, 0.07}}, 3},
+		{"one idle round with a patience of one", 1, 50, []round{{1000, 0.1}, {900, 0.1}, {900, 0.1}}, 2},
+		{"a twenty-fifth fewer is progress with a share of 25", 1, 25, []round{{1000, 0.1}, {960, 0.1}, {921, 0.1}}, -1},
+		{"a fiftieth fewer is not with a share of 25", 1, 25, []round{{1000, 0.1}, {980, 0.1}}, 1},
+		{"progress restarts the count", 3, 50, []round{{1000, 0.1}, {1000, 0.1}, {1000, 0.1}, {900, 0.1}, {900, 0.1}, {900, 0.1}, {900, 0.1}}, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := stallWatch{patience: tc.patience}
+			w := stallWatch{patience: tc.patience, share: tc.share}
 			end := -1
 			for i, r := range tc.rounds {
 				if w.stalled(r.bad, r.acute) {
@@ -357,7 +360,7 @@ func TestGuardSine2(t *testing.T) {
 // is all that keeps it right.
 func TestCappedSine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	m := &tri{c: []int32{0, 1, 2, 3, 0, 0, 0, 0}}
+	m := &tri{c: []int32{0, 1, 2, 3, 50, 0, 0, 0}}
 	cleared, near := 0, 0
 	for i := range 200000 {
 		var p [4]geom.Vec

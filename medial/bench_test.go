@@ -9,10 +9,10 @@ import (
 )
 
 // BenchmarkBuild builds the default core (Medial, pfmesh's default tet
-// budget) of corpus models: a curved one, a CAD part and a thin one.
+// budget) of corpus models: curved ones, a CAD part and a thin one.
 func BenchmarkBuild(b *testing.B) {
 	dir := corpus.Dir(b)
-	for _, name := range []string{"matgeom_mushroom.off", "netgen_hinge.stl", "lib3mf_helix.stl"} {
+	for _, name := range []string{"matgeom_mushroom.off", "netgen_hinge.stl", "lib3mf_helix.stl", "plb_aneurysm.stl"} {
 		s, err := format.ReadSurface(filepath.Join(dir, name), format.ReadOptions{})
 		if err != nil {
 			b.Fatal(err)

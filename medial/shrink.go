@@ -157,11 +157,7 @@ func (o *solid) contacts(x, c geom.Vec, r float64) (sep, codim float64) {
 // parts have no sag; when strict is set, neither has a triangle whose
 // plane p lies beyond (sagFrom).
 func (o *solid) nearestSagging(p geom.Vec, strict bool) (geom.Vec, float64) {
-	t, d2 := o.ix.Tree.Nearest(p, func(t int32) float64 {
-		a, b, c := o.ix.Triangle(t)
-		d := math.Sqrt(geom.Dist2(p, trisearch.ClosestOnTriangle(p, a, b, c))) + o.sagFrom(t, p, a, strict)
-		return d * d
-	})
+	t, d2 := o.ix.NearestLifted(p, func(t int32, a geom.Vec) float64 { return o.sagFrom(t, p, a, strict) })
 	if t < 0 {
 		return p, math.Inf(1)
 	}

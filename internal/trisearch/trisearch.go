@@ -55,34 +55,53 @@ func (ix *Index) Triangle(t int32) (a, b, c geom.Vec) {
 // Closest returns the point of the surface nearest p, the triangle it lies
 // on and the squared distance; ties go to the lowest triangle index. It
 // returns tri = −1 for an empty surface.
-//
-// A triangle whose plane is farther from p than the nearest triangle so
-// far cannot be nearer, so its closest point is not sought: the distance
-// to the plane is returned instead, which the search then passes over as
-// it would the exact one. Points deep inside a body (a medial core's) have
-// many triangles around them within their boxes' reach and beyond their
-// planes' (BenchmarkClosest: 145 → 64 µs a query).
 func (ix *Index) Closest(p geom.Vec) (q geom.Vec, tri int32, d2 float64) {
-	least := math.Inf(1)
-	tri, d2 = ix.Tree.Nearest(p, func(t int32) float64 {
-		a, b, c := ix.Triangle(t)
-		ap := geom.Sub(p, a)
-		// |ap·n| is within a few ulps of |ap| of the plane's distance;
-		// δ, far above that, keeps the test from passing over a triangle
-		// whose exact distance ties with or beats least.
-		s := math.Abs(geom.Dot(ap, geom.At(ix.normals, int32(t))))
-		if delta := 1e-12 * (math.Abs(ap[0]) + math.Abs(ap[1]) + math.Abs(ap[2])); s > delta && (s-delta)*(s-delta) > least*(1+1e-9) {
-			return s * s
-		}
-		e := geom.Dist2(p, ClosestOnTriangle(p, a, b, c))
-		least = min(least, e)
-		return e
-	})
+	tri, d2 = ix.nearest(p, nil)
 	if tri >= 0 {
 		a, b, c := ix.Triangle(tri)
 		q = ClosestOnTriangle(p, a, b, c)
 	}
 	return q, tri, d2
+}
+
+// NearestLifted returns the triangle t nearest p when each is pushed away
+// from p by lift(t, a) ≥ 0 (a its first corner), and the square of that
+// lifted distance, |p − t| + lift; ties as Closest's.
+func (ix *Index) NearestLifted(p geom.Vec, lift func(t int32, a geom.Vec) float64) (tri int32, d2 float64) {
+	return ix.nearest(p, lift)
+}
+
+// nearest is Closest's search, and NearestLifted's when lift is not nil.
+// A triangle whose plane is farther from p than the nearest triangle so
+// far cannot be nearer, so its closest point is not sought: a lower bound
+// of its distance is returned instead, which the search passes over as it
+// would the exact one. Points deep inside a body (a medial core's) have
+// many triangles within their boxes' reach and beyond their planes'
+// (BenchmarkClosest: 145 → 64 µs a query).
+func (ix *Index) nearest(p geom.Vec, lift func(t int32, a geom.Vec) float64) (int32, float64) {
+	least := math.Inf(1)
+	return ix.Tree.Nearest(p, func(t int32) float64 {
+		a, b, c := ix.Triangle(t)
+		l := 0.0
+		if lift != nil {
+			l = lift(t, a)
+		}
+		ap := geom.Sub(p, a)
+		// |ap·n| is within a few ulps of |ap| of the plane's distance; the
+		// margin, far above that, keeps the test from passing over a
+		// triangle whose exact distance ties with or beats least.
+		s := math.Abs(geom.Dot(ap, geom.At(ix.normals, t))) - 1e-12*(math.Abs(ap[0])+math.Abs(ap[1])+math.Abs(ap[2]))
+		if lb := max(0, s) + l; lb*lb > least*(1+1e-9) {
+			return lb * lb
+		}
+		e := geom.Dist2(p, ClosestOnTriangle(p, a, b, c))
+		if lift != nil {
+			d := math.Sqrt(e) + l
+			e = d * d
+		}
+		least = min(least, e)
+		return e
+	})
 }
 
 // ClosestOnTriangle returns the point of triangle abc nearest p, by the

@@ -75,6 +75,41 @@ func TestClosestMatchesScan(t *testing.T) {
 	}
 }
 
+// NearestLifted with a lift per triangle matches the scan of the lifted
+// distances, and its triangle is the plain search's.
+func TestNearestLiftedMatchesScan(t *testing.T) {
+	s := shapes.Icosphere(1, 3)
+	ix := New(s.Positions, s.Triangles)
+	r := rand.New(rand.NewSource(4))
+	lifts := make([]float64, s.NumTriangles())
+	for i := range lifts {
+		if i%3 == 0 {
+			lifts[i] = 0.05 * r.Float64()
+		}
+	}
+	lift := func(t int32, _ geom.Vec) float64 { return lifts[t] }
+	lifted := func(p geom.Vec, t int32) float64 {
+		a, b, c := ix.Triangle(t)
+		d := math.Sqrt(geom.Dist2(p, ClosestOnTriangle(p, a, b, c))) + lifts[t]
+		return d * d
+	}
+	for i := 0; i < 1000; i++ {
+		p := geom.Vec{4*r.Float64() - 2, 4*r.Float64() - 2, 4*r.Float64() - 2}
+		if i%2 == 1 {
+			p = geom.Scale(math.Pow(10, -12*r.Float64()), p)
+		}
+		tri, d2 := ix.NearestLifted(p, lift)
+		want := math.Inf(1)
+		for t := int32(0); t < int32(s.NumTriangles()); t++ {
+			want = min(want, lifted(p, t))
+		}
+		plain, _ := ix.Tree.Nearest(p, func(t int32) float64 { return lifted(p, t) })
+		if d2 != want || tri != plain {
+			t.Fatalf("%v: nearest %g (tri %d), scan %g, plain search's tri %d", p, d2, tri, want, plain)
+		}
+	}
+}
+
 // BenchmarkClosest: queries from inside a sphere of 5 120 triangles, at
 // depths a medial core's surface puts them (half the radius and more).
 func BenchmarkClosest(b *testing.B) {

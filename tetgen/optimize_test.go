@@ -83,7 +83,7 @@ func TestIdsMinSine(t *testing.T) {
 		return math.Sqrt(worst)
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
-	m := &tri{c: []int32{0, 1, 2, 3, 50, 0, 0, 0}}
+	m := &tri{c: []int32{0, 1, 2, 3, 0, 0, 0, 0}}
 	for i, p := range testTets(100000) {
 		k := i % 4
 		for j, x := range nearFlat(rng, p, k) {
@@ -146,7 +146,7 @@ func TestShapeOf(t *testing.T) {
 		if i%40 == 0 {
 			continue // no circumcentre
 		}
-		m.xyz, m.c = m.xyz[:0], []int32{0, 1, 2, 3, 50, 0, 0, 0}
+		m.xyz, m.c = m.xyz[:0], []int32{0, 1, 2, 3, 0, 0, 0, 0}
 		for _, v := range p {
 			m.xyz = append(m.xyz, v[0], v[1], v[2])
 		}
@@ -360,7 +360,7 @@ func TestGuardSine2(t *testing.T) {
 // is all that keeps it right.
 func TestCappedSine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	m := &tri{c: []int32{0, 1, 2, 3, 50, 0, 0, 0}}
+	m := &tri{c: []int32{0, 1, 2, 3, 0, 0, 0, 0}}
 	cleared, near := 0, 0
 	for i := range 200000 {
 		var p [4]geom.Vec

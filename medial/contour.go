@@ -252,40 +252,59 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 			}
 		}
 	})
-	index := func(id int64) int32 {
-		x, _ := slices.BinarySearch(ids, id)
-		return int32(x)
+	corners := func(c [3]int) (corner [8]int32) {
+		for b := range 8 {
+			x, _ := slices.BinarySearch(ids, vid(c[0]+b&1, c[1]+b>>1&1, c[2]+b>>2&1))
+			corner[b] = int32(x)
+		}
+		return corner
 	}
 
+	// The cells are marched twice: first to number the crossing points in
+	// the order the triangles meet them, then, once their root-finding
+	// has run on all cores, to emit the triangles, whose quads split
+	// along the shorter diagonal.
 	out := &format.Surface{}
-	points := map[[2]int32]int32{}    // crossing point of grid edge (a, b), a ≤ b
-	cross := func(a, b int32) int32 { // a inside (≥ 0), b outside (< 0)
+	points := map[[2]int32]int32{} // crossing point of grid edge (a, b), a ≤ b
+	var ends [][2]int32            // per crossing point: a inside (≥ 0), b outside (< 0)
+	number := func(a, b int32) int32 {
 		key := [2]int32{a, a}
 		if val[a] != 0 {
 			key = [2]int32{min(a, b), max(a, b)}
 		}
-		if v, ok := points[key]; ok {
-			return v
+		v, ok := points[key]
+		if !ok {
+			v = int32(len(ends))
+			points[key] = v
+			ends = append(ends, [2]int32{a, b})
 		}
+		return v
+	}
+	march(cells, corners, val, out, number, func(a, b, c int32) {})
+	out.Positions = make([]float64, 3*len(ends))
+	par.Each(len(ends), chunk, func(v int) {
+		a, b := ends[v][0], ends[v][1]
 		p := pos[a]
 		if val[a] != 0 {
 			p = root(lv.f, pos[a], pos[b], val[a], val[b])
 		}
-		v := int32(len(out.Positions) / 3)
-		out.Positions = append(out.Positions, p[:]...)
-		points[key] = v
-		return v
-	}
-	emit := func(a, b, c int32) {
+		copy(out.Positions[3*v:], p[:])
+	})
+	march(cells, corners, val, out, number, func(a, b, c int32) {
 		if a != b && b != c && c != a {
 			out.Triangles = append(out.Triangles, a, b, c)
 		}
-	}
+	})
+	return out, nil
+}
+
+// march walks the marching tetrahedra of the cells (corners gives a
+// cell's eight grid vertices, val their values), calling emit with the
+// triangles' crossing points as cross numbers them; out's positions, when
+// set, choose each quad's diagonal.
+func march(cells [][3]int, corners func(c [3]int) [8]int32, val []float64, out *format.Surface, cross func(a, b int32) int32, emit func(a, b, c int32)) {
 	for _, c := range cells {
-		var corner [8]int32
-		for b := range 8 {
-			corner[b] = index(vid(c[0]+b&1, c[1]+b>>1&1, c[2]+b>>2&1))
-		}
+		corner := corners(c)
 		for _, tet := range freudenthal {
 			v := [4]int32{corner[tet[0]], corner[tet[1]], corner[tet[2]], corner[tet[3]]}
 			var in, outv []int
@@ -320,6 +339,9 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 				}
 				p, q, r, s := cross(v[i], v[k]), cross(v[i], v[l]), cross(v[j], v[l]), cross(v[j], v[k])
 				// Split the quad p q r s along its shorter diagonal.
+				if len(out.Positions) == 0 {
+					continue
+				}
 				P, Q, R, S := geom.At(out.Positions, p), geom.At(out.Positions, q), geom.At(out.Positions, r), geom.At(out.Positions, s)
 				if geom.Dist2(P, R) <= geom.Dist2(Q, S) {
 					emit(p, q, r)
@@ -331,7 +353,6 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 			}
 		}
 	}
-	return out, nil
 }
 
 // root returns the point where f vanishes on segment ab, f(a) = fa ≥ 0 >

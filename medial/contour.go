@@ -280,7 +280,7 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 		}
 		return v
 	}
-	march(cells, corners, val, out, number, func(a, b, c int32) {})
+	march(cells, corners, val, nil, number, func(a, b, c int32) {})
 	out.Positions = make([]float64, 3*len(ends))
 	par.Each(len(ends), chunk, func(v int) {
 		a, b := ends[v][0], ends[v][1]
@@ -290,7 +290,7 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 		}
 		copy(out.Positions[3*v:], p[:])
 	})
-	march(cells, corners, val, out, number, func(a, b, c int32) {
+	march(cells, corners, val, out.Positions, number, func(a, b, c int32) {
 		if a != b && b != c && c != a {
 			out.Triangles = append(out.Triangles, a, b, c)
 		}
@@ -300,9 +300,9 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 
 // march walks the marching tetrahedra of the cells (corners gives a
 // cell's eight grid vertices, val their values), calling emit with the
-// triangles' crossing points as cross numbers them; out's positions, when
-// set, choose each quad's diagonal.
-func march(cells [][3]int, corners func(c [3]int) [8]int32, val []float64, out *format.Surface, cross func(a, b int32) int32, emit func(a, b, c int32)) {
+// triangles' crossing points as cross numbers them. The points' positions
+// choose each quad's diagonal; without them (nil) quads are numbered only.
+func march(cells [][3]int, corners func(c [3]int) [8]int32, val []float64, positions []float64, cross func(a, b int32) int32, emit func(a, b, c int32)) {
 	for _, c := range cells {
 		corner := corners(c)
 		for _, tet := range freudenthal {
@@ -338,11 +338,11 @@ func march(cells [][3]int, corners func(c [3]int) [8]int32, val []float64, out *
 					k, l = l, k
 				}
 				p, q, r, s := cross(v[i], v[k]), cross(v[i], v[l]), cross(v[j], v[l]), cross(v[j], v[k])
-				// Split the quad p q r s along its shorter diagonal.
-				if len(out.Positions) == 0 {
+				if positions == nil {
 					continue
 				}
-				P, Q, R, S := geom.At(out.Positions, p), geom.At(out.Positions, q), geom.At(out.Positions, r), geom.At(out.Positions, s)
+				// Split the quad p q r s along its shorter diagonal.
+				P, Q, R, S := geom.At(positions, p), geom.At(positions, q), geom.At(positions, r), geom.At(positions, s)
 				if geom.Dist2(P, R) <= geom.Dist2(Q, S) {
 					emit(p, q, r)
 					emit(p, r, s)

@@ -198,12 +198,12 @@ var frontHeights = [...]float64{0.8, 0.5, 0.3}
 // with MergeCoplanar at -q 1.414 -a 0.012: 16 k calls tried 191 k
 // points, nearly every call all twelve, in 0.6 s, most of it spent in
 // the cavities of tries that fail). A try changes nothing but the random
-// state of the walks until it succeeds, so the walks are taken first, in order, keeping the random
-// state after each, and the cavities are tried on two cores, each try
-// by forcedCavity in a view of the mesh with its own scratch; the first
-// try that succeeds is then made again, from its walks' random state, as
-// the serial loop made it. The mesh is the serial loop's whatever
-// GOMAXPROCS is.
+// state of the walks until it succeeds, so the walks are taken first, in
+// order, keeping the random state after each, and the cavities are tried
+// on two cores, each try by forcedCavity in a view of the mesh with its
+// own scratch; the first try that succeeds is then made again, from its
+// walks' random state, as the serial loop made it. The mesh is the
+// serial loop's whatever GOMAXPROCS is.
 func (ms *mesher) insertInFront(t int32, floor float64) bool {
 	m := ms.m
 	tries := ms.frontTries[:0]
@@ -357,9 +357,9 @@ func (b *frontBatch) run(ms *mesher, v int32) {
 // goroutine of its own that spins a while between batches before it
 // sleeps: a batch is about 38 µs of work (4 k a round, 50 µs apart, on
 // plb_aneurysm.stl as above), and a goroutine started or woken for each
-// joined too late to gain (insertInFront 0.13 → 0.16 s a round). The mesher waits for the worker only while it runs
-// a try: a worker that comes late finds its batch closed and leaves the
-// mesh alone.
+// joined too late to gain (insertInFront 0.13 → 0.16 s a round). The
+// mesher waits for the worker only while it runs a try: a worker that
+// comes late finds its batch closed and leaves the mesh alone.
 type frontWorker struct {
 	view forcedView
 	cur  atomic.Pointer[frontBatch]

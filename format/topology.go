@@ -237,42 +237,84 @@ func (tp *topology) boundaryLoops() [][]int32 {
 }
 
 // nonManifoldVertices counts the vertices whose triangles do not form a
-// single fan: walking around the vertex from its first triangle across
-// the manifold edges at it, both ways, does not reach all its triangles
-// (two cones touching at their tips; any vertex on a non-manifold edge).
-// The walk goes by vertices, not edge directions, so orientation does not
-// matter.
+// single fan (brokenFan).
 func (tp *topology) nonManifoldVertices() int {
 	count := 0
 	for v := range int32(tp.nv) {
-		star := tp.star(v)
-		if len(star) < 2 {
-			continue
-		}
-		reached := 1
-		t0 := star[0]
-		c := tp.corner(t0, v)
-		for _, e := range [2]int{c, (c + 2) % 3} { // the two edges of t0 at v, one per direction
-			prev, u := t0, tp.nbr[3*int(t0)+e]
-			for u >= 0 && u != t0 && reached <= len(star) {
-				reached++
-				// Leave u by its other edge at v: the one not shared with prev.
-				next := int32(-1)
-				cu := tp.corner(u, v)
-				for _, f := range [2]int{cu, (cu + 2) % 3} {
-					if n := tp.nbr[3*int(u)+f]; n != prev {
-						next = n
-					}
-				}
-				prev, u = u, next
-			}
-			if u == t0 {
-				break // a closed fan: the other direction would repeat it
-			}
-		}
-		if reached < len(star) {
+		if tp.brokenFan(v) {
 			count++
 		}
 	}
 	return count
+}
+
+// brokenFan reports whether v's triangles do not form a single fan:
+// walking around v from its first triangle across the manifold edges at
+// it, both ways, does not reach all its triangles (two cones touching at
+// their tips; any vertex on a non-manifold edge). The walk goes by
+// vertices, not edge directions, so orientation does not matter.
+func (tp *topology) brokenFan(v int32) bool {
+	star := tp.star(v)
+	if len(star) < 2 {
+		return false
+	}
+	reached := 1
+	t0 := star[0]
+	c := tp.corner(t0, v)
+	for _, e := range [2]int{c, (c + 2) % 3} { // the two edges of t0 at v, one per direction
+		prev, u := t0, tp.nbr[3*int(t0)+e]
+		for u >= 0 && u != t0 && reached <= len(star) {
+			reached++
+			// Leave u by its other edge at v: the one not shared with prev.
+			next := int32(-1)
+			cu := tp.corner(u, v)
+			for _, f := range [2]int{cu, (cu + 2) % 3} {
+				if n := tp.nbr[3*int(u)+f]; n != prev {
+					next = n
+				}
+			}
+			prev, u = u, next
+		}
+		if u == t0 {
+			break // a closed fan: the other direction would repeat it
+		}
+	}
+	return reached < len(star)
+}
+
+// Pinched returns, in increasing order, the vertices of s at which it is
+// not a closed, consistently oriented manifold: the ends of edges not
+// shared by exactly two triangles that traverse them in opposite
+// directions, the corners of collapsed triangles and of triangles whose
+// vertices another's repeat (a closed pair is a manifold of no volume),
+// and the vertices whose triangles do not form a single fan. A closed
+// oriented manifold of positive volume everywhere has none; a contouring
+// that moved vertices can undo the moves at these.
+func Pinched(s *Surface) []int32 {
+	tris := s.Triangles
+	tp := newTopology(tris, s.NumVertices())
+	bad := make([]bool, tp.nv)
+	for t := range len(tris) / 3 {
+		for e := range 3 {
+			a, b := tris[3*t+e], tris[3*t+(e+1)%3]
+			switch u := tp.nbr[3*t+e]; {
+			case u < 0:
+				bad[a], bad[b] = true, true
+			case tp.tris[3*int(u)+(tp.corner(u, a)+1)%3] == b: // u runs a→b too
+				bad[a], bad[b] = true, true
+			}
+		}
+	}
+	for t, d := range duplicates(tris, tp.nv) {
+		if d {
+			bad[tris[3*t]], bad[tris[3*t+1]], bad[tris[3*t+2]] = true, true, true
+		}
+	}
+	var out []int32
+	for v := range int32(tp.nv) {
+		if bad[v] || tp.brokenFan(v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -235,17 +235,24 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	gridPos := func(x int) geom.Vec {
+		id := ids[x]
+		return at(int(id%int64(n[0]+1)), int(id/int64(n[0]+1)%int64(n[1]+1)), int(id/(int64(n[0]+1)*int64(n[1]+1))))
+	}
 	val := make([]float64, len(ids))
 	pos := make([]geom.Vec, len(ids))
+	var raw []float64 // per grid vertex snapped: its value before, else 0
+	if snap {
+		raw = make([]float64, len(ids))
+	}
 	par.Each(len(ids), chunk, func(x int) {
-		id := ids[x]
-		i := int(id % int64(n[0]+1))
-		j := int(id / int64(n[0]+1) % int64(n[1]+1))
-		k := int(id / (int64(n[0]+1) * int64(n[1]+1)))
-		pos[x] = at(i, j, k)
+		pos[x] = gridPos(x)
 		val[x] = lv.f(pos[x])
 		if a := math.Abs(val[x]); a != 0 && (snap && a < snapFraction*g || a <= zeroFraction*g) {
 			if q, ok := lv.snap(pos[x], g); ok {
+				if a > zeroFraction*g {
+					raw[x] = val[x]
+				}
 				pos[x], val[x] = q, 0
 			} else if a <= zeroFraction*g {
 				val[x] = 0
@@ -260,10 +267,42 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 		return corner
 	}
 
-	// The cells are marched twice: first to number the crossing points in
-	// the order the triangles meet them, then, once their root-finding
-	// has run on all cores, to emit the triangles, whose quads split
-	// along the shorter diagonal.
+	// Snapping can pinch the contour where the level set passes within a
+	// snap of a grid vertex from two sides (a thin neck, a crease): the
+	// vertex, moved onto it, joins sheets that should pass by. Such
+	// vertices go back to the grid and the cells are marched again, until
+	// nothing is pinched or only vertices that were not snapped are.
+	// The crossing points found stay: they lie on grid edges between
+	// vertices off the level set, which no round moves.
+	found := map[[2]int32]geom.Vec{}
+	for {
+		out, ends := marchCells(lv, cells, corners, val, pos, found)
+		if raw == nil {
+			return out, nil
+		}
+		moved := false
+		for _, v := range format.Pinched(out) {
+			if a := ends[v][0]; val[a] == 0 && raw[a] != 0 {
+				pos[a], val[a], raw[a] = gridPos(int(a)), raw[a], 0
+				moved = true
+			}
+		}
+		if !moved {
+			return out, nil
+		}
+	}
+}
+
+// marchCells contours the cells, whose grid vertices have values val at
+// positions pos, by marching tetrahedra. The cells are marched twice:
+// first to number the crossing points in the order the triangles meet
+// them, then, once their root-finding has run on all cores, to emit the
+// triangles, whose quads split along the shorter diagonal. Crossing
+// points are taken from found, by grid edge (inside end, outside end),
+// and the new ones added to it. It returns the contour and each of its
+// vertices' grid edge; a vertex at a grid vertex a on the level set has
+// ends (a, b) with val[a] = 0.
+func marchCells(lv level, cells [][3]int, corners func(c [3]int) [8]int32, val []float64, pos []geom.Vec, found map[[2]int32]geom.Vec) (*format.Surface, [][2]int32) {
 	out := &format.Surface{}
 	points := map[[2]int32]int32{} // crossing point of grid edge (a, b), a ≤ b
 	var ends [][2]int32            // per crossing point: a inside (≥ 0), b outside (< 0)
@@ -282,20 +321,32 @@ func contour(lv level, lo, hi geom.Vec, g float64, snap bool) (*format.Surface, 
 	}
 	march(cells, corners, val, nil, number, func(a, b, c int32) {})
 	out.Positions = make([]float64, 3*len(ends))
-	par.Each(len(ends), chunk, func(v int) {
-		a, b := ends[v][0], ends[v][1]
-		p := pos[a]
-		if val[a] != 0 {
-			p = root(lv.f, pos[a], pos[b], val[a], val[b])
+	var todo []int32
+	for v, e := range ends {
+		p, ok := pos[e[0]], true
+		if val[e[0]] != 0 {
+			p, ok = found[e]
 		}
-		copy(out.Positions[3*v:], p[:])
+		if ok {
+			copy(out.Positions[3*v:], p[:])
+		} else {
+			todo = append(todo, int32(v))
+		}
+	}
+	par.Each(len(todo), chunk, func(i int) {
+		e := ends[todo[i]]
+		p := root(lv.f, pos[e[0]], pos[e[1]], val[e[0]], val[e[1]])
+		copy(out.Positions[3*todo[i]:], p[:])
 	})
+	for _, v := range todo {
+		found[ends[v]] = geom.At(out.Positions, v)
+	}
 	march(cells, corners, val, out.Positions, number, func(a, b, c int32) {
 		if a != b && b != c && c != a {
 			out.Triangles = append(out.Triangles, a, b, c)
 		}
 	})
-	return out, nil
+	return out, ends
 }
 
 // march walks the marching tetrahedra of the cells (corners gives a

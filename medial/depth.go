@@ -96,8 +96,9 @@ var errEmptyContour = errors.New("no part of it is resolved")
 // (by spacing) until at most budget cells meet the level set (unless
 // budget is math.MaxInt), remeshes the contour to
 // edges about length(p) long, and checks the result is a closed, oriented
-// surface, retrying without snapping (which can pinch thin necks) and then
-// without remeshing if it is not.
+// surface, retrying without snapping (whose pinches contour undoes, but
+// which can still put two vertices at one point) and then without
+// remeshing if it is not.
 func closedContour(lv level, lo, hi geom.Vec, g float64, budget int, length func(geom.Vec) float64) (*format.Surface, error) {
 	if budget < math.MaxInt {
 		g = spacing(lv, lo, hi, g, budget)

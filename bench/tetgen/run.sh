@@ -69,11 +69,12 @@ bench() {
 	# (without it HXT meshes the icosphere in 43 k tets, no rate to compare).
 	gsize=""
 	[ -n "$a" ] && gsize="-clmax $(awk -v a="$a" 'BEGIN { print (6 * sqrt(2) * a / 2) ^ (1 / 3) }')"
-	set -- $(wall gmsh -3 -algo hxt -nt 1 $gsize "$tmp/in.geo" -o "$tmp/out.msh")
+	set -- $(wall gmsh -3 -algo hxt -nt 1 $gsize "$tmp/in.geo" -format msh2 -o "$tmp/out.msh")
 	gs=$1 gm=$2
-	gt=$(gmsh -3 -algo hxt -nt 1 $gsize "$tmp/in.geo" -o "$tmp/out.msh" 2>&1 | sed -n 's/.* \([0-9][0-9]*\) tetrahedra.*/\1/p' | tail -1)
-	awk -v n="$name" -v gt="${gt:-0}" -v gs="$gs" -v gm="$gm" 'BEGIN {
-		printf "%-40s %-7s %9d %8.2f %9.0f %7s %6.0f\n", n, "gmsh", gt, gs, gt/gs, "-", (gt > 0 ? 1024*gm/gt : 0)
+	set -- $("$tmp/driver" quality "$tmp/out.msh")
+	gt=$1 gd=$2
+	awk -v n="$name" -v gt="$gt" -v gs="$gs" -v gd="$gd" -v gm="$gm" 'BEGIN {
+		printf "%-40s %-7s %9d %8.2f %9.0f %7.2f %6.0f\n", n, "gmsh", gt, gs, gt/gs, gd, (gt > 0 ? 1024*gm/gt : 0)
 	}'
 }
 bench "icosphere (a=$A)" "$tmp/sphere.stl" "$A" pq1.414 ""

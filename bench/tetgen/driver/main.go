@@ -14,7 +14,8 @@
 //	driver convert IN PREFIX          writes it as PREFIX.smesh (TetGen) and
 //	                                  PREFIX.stl (gmsh): all mesh the same triangles
 //	driver quality PREFIX             reads TetGen's PREFIX.node and PREFIX.ele
-//	                                  and prints "tets min_dihedral"
+//	                                  (or gmsh's PREFIX if it ends in .msh, MSH
+//	                                  2 ASCII) and prints "tets min_dihedral"
 //	driver sphere N OUT               writes an icosphere of subdivision level N
 //	                                  as OUT (.stl), the benchmark's sphere
 package main
@@ -121,7 +122,11 @@ func run(args []string) error {
 		}
 		return os.WriteFile(args[2]+".stl", fixtures.BinarySTL(s, "pfmesh bench"), 0o644)
 	case "quality":
-		m, err := readTetGen(args[1])
+		read := readTetGen
+		if strings.HasSuffix(args[1], ".msh") {
+			read = readMSH2
+		}
+		m, err := read(args[1])
 		if err != nil {
 			return err
 		}
@@ -223,6 +228,72 @@ func readTetGen(prefix string) (*tetmesh.Mesh, error) {
 		for _, x := range r[1:5] {
 			m.Tets = append(m.Tets, int32(int(x)-base))
 		}
+	}
+	m.Tags = make([]tetmesh.Tag, len(m.Positions)/3)
+	return m, nil
+}
+
+// readMSH2 reads the nodes and 4-node tetrahedra (element type 4) of a
+// gmsh MSH 2 ASCII file; other elements (its surface triangles) are left.
+func readMSH2(path string) (*tetmesh.Mesh, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	m := &tetmesh.Mesh{}
+	index := map[int]int32{} // node number → vertex
+	section := ""
+	line := 0
+	for sc.Scan() {
+		line++
+		fields := strings.Fields(sc.Text())
+		switch {
+		case len(fields) == 0:
+			continue
+		case strings.HasPrefix(fields[0], "$"):
+			section = strings.TrimPrefix(fields[0], "$")
+			continue
+		case len(fields) == 1: // a section's count
+			continue
+		}
+		nums := make([]float64, len(fields))
+		for i, x := range fields {
+			if nums[i], err = strconv.ParseFloat(x, 64); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			}
+		}
+		switch section {
+		case "MeshFormat":
+			if nums[0] >= 3 || nums[1] != 0 {
+				return nil, fmt.Errorf("%s: MSH %s, file type %s: want version 2 ASCII", path, fields[0], fields[1])
+			}
+		case "Nodes":
+			if len(nums) < 4 {
+				return nil, fmt.Errorf("%s:%d: short node", path, line)
+			}
+			index[int(nums[0])] = int32(len(m.Positions) / 3)
+			m.Positions = append(m.Positions, nums[1], nums[2], nums[3])
+		case "Elements":
+			if len(nums) < 3 || nums[1] != 4 {
+				continue
+			}
+			corners := nums[3+int(nums[2]):]
+			if len(corners) != 4 {
+				return nil, fmt.Errorf("%s:%d: a tetrahedron with %d nodes", path, line, len(corners))
+			}
+			for _, x := range corners {
+				v, ok := index[int(x)]
+				if !ok {
+					return nil, fmt.Errorf("%s:%d: no node %v", path, line, x)
+				}
+				m.Tets = append(m.Tets, v)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
 	}
 	m.Tags = make([]tetmesh.Tag, len(m.Positions)/3)
 	return m, nil

@@ -104,6 +104,9 @@ type tri struct {
 	// ringAccepted holds the triangles bestRing asks accept about: a
 	// local array passed to accept would be allocated on every call.
 	ringAccepted [maxRemovalRing - 2][3]int32
+	// repl is replaceTets' scratch (a split round's halves have their
+	// own).
+	repl replaceScratch
 
 	// own, when set, makes this tri one worker of a parallel insertion
 	// (parallel.go): it changes only tets it owns (and the links of tets

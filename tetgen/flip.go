@@ -19,37 +19,37 @@ import (
 // replaceTets replaces the tets old by the tets newq, which must fill the
 // same region with the same boundary faces: faces shared by two new tets
 // are linked together, the others to whatever was across the same face
-// of an old tet. It returns the new tets' slots, in the order of newq: a
-// new face that no old tet had (a flipped subface's) is the caller's to
-// link.
+// of an old tet. It returns the new tets' slots, in the order of newq
+// (m.repl's, valid until the next call): a new face that no old tet had
+// (a flipped subface's) is the caller's to link.
 func (m *tri) replaceTets(old []int32, newq [][4]int32) []int32 {
 	m.flipped = true
 	m.version++
-	type key [3]int32
-	sorted := func(a, b, c int32) key {
-		k := key{a, b, c}
-		slices.Sort(k[:])
-		return k
-	}
-	outside := make(map[key]int32, 2*len(old))
+	r := &m.repl
+	// The old tets' faces and what lies across each, then the new faces
+	// still waiting for their twin, in one flat list searched linearly:
+	// a flip has at most 4·maxRemovalRing old faces (a contraction, its
+	// vertex's star), and maps cost two allocations a flip.
+	r.faces = r.faces[:0]
 	var reg int8
 	for _, t := range old {
 		if m.region != nil {
 			reg = m.region[t]
 		}
 		for k := int32(0); k < 4; k++ {
-			f := m.faceVerts(4*t + k)
-			outside[sorted(f[0], f[1], f[2])] = m.c[t<<3|4|k]
+			r.faces = append(r.faces, faceLink{sorted3(m.faceVerts(4*t + k)), m.c[t<<3|4|k]})
 		}
 	}
-	ids := make([]int32, len(newq))
+	outside := len(r.faces)
+	ids := r.ids[:0]
 	for i := range newq {
 		if i < len(old) {
-			ids[i] = old[i]
+			ids = append(ids, old[i])
 		} else {
-			ids[i] = m.newSlot()
+			ids = append(ids, m.newSlot())
 		}
 	}
+	r.ids = ids
 	for i := len(newq); i < len(old); i++ {
 		m.c[old[i]<<3] = dead
 		m.free = append(m.free, old[i])
@@ -57,33 +57,42 @@ func (m *tri) replaceTets(old []int32, newq [][4]int32) []int32 {
 	if m.logChanges {
 		m.changed = append(m.changed, ids...)
 	}
-	inner := make(map[key]int32, 2*len(newq))
 	for i, q := range newq {
 		id := ids[i]
 		copy(m.c[id<<3:id<<3+4], q[:])
 		if m.region != nil {
 			m.region[id] = reg
 		}
+	faces:
 		for k := int32(0); k < 4; k++ {
-			f := m.faceVerts(4*id + k)
-			fk := sorted(f[0], f[1], f[2])
-			if o, ok := inner[fk]; ok {
-				m.c[id<<3|4|k] = o
-				m.c[ni(o)] = 4*id + k
-				delete(inner, fk)
-				continue
-			}
-			if o, ok := outside[fk]; ok && !isInnerFace(o, old) {
-				m.c[id<<3|4|k] = o
-				switch {
-				case o >= 0:
+			fk := sorted3(m.faceVerts(4*id + k))
+			for j := outside; j < len(r.faces); j++ {
+				if r.faces[j].key == fk {
+					o := r.faces[j].across
+					m.c[id<<3|4|k] = o
 					m.c[ni(o)] = 4*id + k
-				case o < noTet && m.onSubface != nil:
-					m.onSubface(refSubface(o), 4*id+k)
+					r.faces[j] = r.faces[len(r.faces)-1]
+					r.faces = r.faces[:len(r.faces)-1]
+					continue faces
 				}
-				continue
 			}
-			inner[fk] = 4*id + k
+			for _, f := range r.faces[:outside] {
+				if f.key != fk {
+					continue
+				}
+				if o := f.across; !isInnerFace(o, old) {
+					m.c[id<<3|4|k] = o
+					switch {
+					case o >= 0:
+						m.c[ni(o)] = 4*id + k
+					case o < noTet && m.onSubface != nil:
+						m.onSubface(refSubface(o), 4*id+k)
+					}
+					continue faces
+				}
+				break
+			}
+			r.faces = append(r.faces, faceLink{fk, 4*id + k})
 		}
 		for _, v := range q {
 			if v >= 0 {
@@ -92,6 +101,18 @@ func (m *tri) replaceTets(old []int32, newq [][4]int32) []int32 {
 		}
 	}
 	return ids
+}
+
+// replaceScratch holds replaceTets' buffers.
+type replaceScratch struct {
+	faces []faceLink
+	ids   []int32
+}
+
+// faceLink is a face (sorted vertices) and the face id across it.
+type faceLink struct {
+	key    [3]int32
+	across int32
 }
 
 // isInnerFace reports whether neighbour slot o points into one of the old

@@ -54,6 +54,7 @@ type roundHalf struct {
 	asc  ascent
 	own  worker
 	scr  turnScratch
+	repl replaceScratch
 	mark []uint8
 	log  []int32 // the view's changed-tet log, kept for its buffer
 	free []int32 // the view's free slots, kept for their buffer
@@ -252,6 +253,7 @@ func (h *roundHalf) load(ms *mesher, p *optPass, free []int32, from, to int) {
 	h.ms, h.m = *ms, *ms.m
 	h.ms.m = &h.m
 	h.ms.turnScratch = h.scr
+	h.m.repl = h.repl
 	h.p = *p
 	h.p.lost = h.p.lost[:0:0]
 	h.p.budget -= ms.m.sines
@@ -271,7 +273,7 @@ func (h *roundHalf) load(ms *mesher, p *optPass, free []int32, from, to int) {
 
 // save keeps the view's buffers for the next round.
 func (h *roundHalf) save() {
-	h.scr, h.log, h.free = h.ms.turnScratch, h.m.changed, h.m.free
+	h.scr, h.repl, h.log, h.free = h.ms.turnScratch, h.m.repl, h.m.changed, h.m.free
 }
 
 // run takes the turns of the half on the given side in order (see

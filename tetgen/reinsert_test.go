@@ -255,7 +255,7 @@ func TestReinsertPassCap(t *testing.T) {
 		capped, free := cyl(), cyl()
 		m, fm := capped.m, free.m
 		bad := len(m.badWorstFirst(math.Sin(optTarget)))
-		limit := min(reinsertWork*m.numTets(), reinsertPerBad*bad)
+		limit := min(reinsertWork*m.liveTets(), reinsertPerBad*bad)
 		// Without a bound: what the scan for bad tets costs (the pass's
 		// too), and what the attempts have spent and replaced after each.
 		scan := fm.sines
@@ -270,8 +270,8 @@ func TestReinsertPassCap(t *testing.T) {
 			spent, replaced = append(spent, fm.sines-start), append(replaced, n)
 		}
 		stop := slices.IndexFunc(spent, func(s int) bool { return s > limit })
-		if stop < 0 || spent[stop] > max(reinsertWork*m.numTets(), reinsertPerBad*bad) {
-			t.Logf("%s: %d tets, %d bad, bound %d: passed over (no attempt between the bounds)", name, m.numTets(), bad, limit)
+		if stop < 0 || spent[stop] > max(reinsertWork*m.liveTets(), reinsertPerBad*bad) {
+			t.Logf("%s: %d tets, %d bad, bound %d: passed over (no attempt between the bounds)", name, m.liveTets(), bad, limit)
 			continue
 		}
 		if limit == reinsertPerBad*bad {
@@ -287,7 +287,7 @@ func TestReinsertPassCap(t *testing.T) {
 			last -= spent[stop-1]
 		}
 		t.Logf("%s: %d tets, %d bad, bound %d; pass %d evaluations, %d replaced; unbounded %d, %d replaced; the bound ends it after attempt %d of %d (cost %d)",
-			name, m.numTets(), bad, limit, used, got, spent[len(spent)-1], n, stop+1, len(spent), last)
+			name, m.liveTets(), bad, limit, used, got, spent[len(spent)-1], n, stop+1, len(spent), last)
 		if used != spent[stop] || got != replaced[stop] {
 			t.Errorf("%s: pass spent %d and replaced %d, want %d and %d", name, used, got, spent[stop], replaced[stop])
 		}

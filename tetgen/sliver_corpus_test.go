@@ -147,7 +147,9 @@ func buildChecked(t *testing.T, s *format.Surface, opt Options) (*Mesh, *Report)
 // its step bound instead of its finite-difference step; the baraban
 // (10.44-13.1° in ten runs; session 24's code 10.17-13.15°) and the
 // gearwheel (0.079-0.746° in ten, one below 0.40; session 24's code
-// 0.336-0.767°) went down.
+// 0.336-0.767°) went down. Since session 27 sliver insertion tries a
+// point low in front of thin subfaces (insertInFront, thinWidth), and
+// the gearwheel's ten runs give 0.599-0.807°.
 var corpusQuality = []struct {
 	file        string
 	floor       float64
@@ -164,7 +166,7 @@ var corpusQuality = []struct {
 	{"cura_pbr3d_g1_buildplate.stl", 0.73, true, 14.4},
 	{"netgen_hinge.stl", 4.8, true, 14.9},
 	{"plb_aneurysm.stl", 2.9, true, 2.9},
-	{"stlmodels_gearwheel.bin.stl", 0.07, true, 14.9},
+	{"stlmodels_gearwheel.bin.stl", 0.59, true, 14.9},
 	{"occt_propeller.stl", 0.45, true, 0.48}, // its 9.92° crease bounds any mesh below 12°
 }
 

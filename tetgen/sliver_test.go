@@ -110,8 +110,15 @@ func TestInsertInFront(t *testing.T) {
 func TestInsertInFrontSerial(t *testing.T) {
 	serial := func(ms *mesher, t int32, floor float64) bool {
 		m := ms.m
-		for _, h := range frontHeights {
+		var rng uint64
+		for i, h := range frontHeights {
+			if i == len(frontHeights)-1 {
+				rng = m.rng
+			}
 			for k := int32(0); k < 4; k++ {
+				if i == len(frontHeights)-1 && !m.thinSubface(4*t+k) {
+					continue
+				}
 				v := ms.addVertex(m.frontPoint(t, k, h), vVolume, -1, onNone)
 				if t0, blocked := m.locate(v, t); blocked >= 0 || ms.insertForced(v, t0, []int32{t}, true, floor) != inserted {
 					ms.popVertex()
@@ -121,6 +128,7 @@ func TestInsertInFrontSerial(t *testing.T) {
 				return true
 			}
 		}
+		m.rng = rng
 		return false
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
@@ -374,4 +382,79 @@ func TestInsertForcedCavity(t *testing.T) {
 		t.Fatal("the points no longer cover every case")
 	}
 	checkMesh(t, shapes.Torus(2, 0.5, 24, 12), ms.output())
+}
+
+// thinSubface holds for exactly the subfaces narrower than thinWidth
+// times their mean edge length: before refinement the subfaces of a
+// 10 × w × 1 prism are its input triangles, and only the caps' are that
+// narrow, at w = 0.0198 (2.97e-3 of the mean edge), not at w = 0.0202
+// (3.03e-3); faces inside the body are never thin subfaces.
+func TestThinSubface(t *testing.T) {
+	for _, w := range []float64{0.0198, 0.0202} {
+		ms := meshedBefore(t, thinPrism(w), Options{Quality: 2}, "refine")
+		m := ms.m
+		caps := 0
+		for tt := int32(0); tt < int32(m.numTets()); tt++ {
+			if !m.alive(tt) {
+				continue
+			}
+			for k := int32(0); k < 4; k++ {
+				f := 4*tt + k
+				q := m.faceVerts(f)
+				onCap := m.across(f) < noTet && m.pos(q[0])[2] == m.pos(q[1])[2] && m.pos(q[1])[2] == m.pos(q[2])[2]
+				if onCap {
+					caps++
+				}
+				if got, want := m.thinSubface(f), onCap && w < 0.02; got != want {
+					t.Errorf("w %g: face %v: thinSubface %v, want %v", w, q, got, want)
+				}
+			}
+		}
+		if caps != 4 {
+			t.Fatalf("w %g: %d cap subfaces, want the input's 4", w, caps)
+		}
+	}
+}
+
+// thinPrism is the 10 × w × 1 box.
+func thinPrism(w float64) *format.Surface {
+	return shapes.Extrude([][2]float64{{0, 0}, {10, 0}, {10, w}, {0, w}}, 1)
+}
+
+// A call of insertInFront that makes nothing leaves the random state
+// where the walks of the tries before the thin subfaces' leave it: on
+// the tets of a thin prism with a cap subface, before refinement, with a
+// floor no tet reaches.
+func TestInsertInFrontThinFails(t *testing.T) {
+	ms := meshedBefore(t, thinPrism(0.0198), Options{Quality: 2}, "refine")
+	m := ms.m
+	calls := 0
+	for tt := int32(0); tt < int32(m.numTets()); tt++ {
+		if !m.alive(tt) || !slices.ContainsFunc([]int32{0, 1, 2, 3}, func(k int32) bool { return m.thinSubface(4*tt + k) }) {
+			continue
+		}
+		start := m.rng
+		for _, h := range frontHeights[:len(frontHeights)-1] {
+			for k := int32(0); k < 4; k++ {
+				v := ms.addVertex(m.frontPoint(tt, k, h), vVolume, -1, onNone)
+				if t0, blocked := m.locate(v, tt); blocked < 0 {
+					m.locateForced(v, t0)
+				}
+				ms.popVertex()
+			}
+		}
+		want := m.rng
+		m.rng = start
+		if ms.insertInFront(tt, 2) {
+			t.Fatalf("tet %d: a point inserted with floor 2", tt)
+		}
+		if m.rng != want {
+			t.Fatalf("tet %d: random state %#x, want %#x", tt, m.rng, want)
+		}
+		calls++
+	}
+	if calls == 0 {
+		t.Fatal("no tet on a thin subface: the test no longer covers its case")
+	}
+	checkTri(t, m)
 }

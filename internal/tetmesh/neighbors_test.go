@@ -9,21 +9,7 @@ import (
 // Kuhn tets each, then the same with one tet repeated (three tets on
 // each of its faces: not ok, the later tet reported).
 func TestNeighborsBySortedFaces(t *testing.T) {
-	const n = 4
-	id := func(i, j, k int) int32 { return int32((i*(n+1)+j)*(n+1) + k) }
-	var tets []int32
-	for i := range n {
-		for j := range n {
-			for k := range n {
-				c := [8]int32{id(i, j, k), id(i+1, j, k), id(i+1, j+1, k), id(i, j+1, k),
-					id(i, j, k+1), id(i+1, j, k+1), id(i+1, j+1, k+1), id(i, j+1, k+1)}
-				for _, q := range [6][4]int{{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}} {
-					tets = append(tets, c[q[0]], c[q[1]], c[q[2]], c[q[3]])
-				}
-			}
-		}
-	}
-	nv := (n + 1) * (n + 1) * (n + 1)
+	tets, nv := kuhnGrid(4)
 	for _, dup := range []bool{false, true} {
 		if dup {
 			tets = append(tets, tets[4*100:4*101]...)
@@ -57,5 +43,32 @@ func TestNeighborsBySortedFaces(t *testing.T) {
 		if ok != wantOK || !slices.Equal(got, want) {
 			t.Fatalf("duplicate %v: ok %v (want %v), neighbours differ: %v", dup, ok, wantOK, !slices.Equal(got, want))
 		}
+	}
+}
+
+// kuhnGrid returns the tets of an n×n×n grid of unit cubes, six Kuhn tets
+// each, and the number of grid vertices.
+func kuhnGrid(n int) (tets []int32, nv int) {
+	id := func(i, j, k int) int32 { return int32((i*(n+1)+j)*(n+1) + k) }
+	for i := range n {
+		for j := range n {
+			for k := range n {
+				c := [8]int32{id(i, j, k), id(i+1, j, k), id(i+1, j+1, k), id(i, j+1, k),
+					id(i, j, k+1), id(i+1, j, k+1), id(i+1, j+1, k+1), id(i, j+1, k+1)}
+				for _, q := range [6][4]int{{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}} {
+					tets = append(tets, c[q[0]], c[q[1]], c[q[2]], c[q[3]])
+				}
+			}
+		}
+	}
+	return tets, (n + 1) * (n + 1) * (n + 1)
+}
+
+// BenchmarkNeighbors finds the neighbours of 384 k tets (a 40³ grid of
+// cubes), about what a default build's .pfm assembly asks of it.
+func BenchmarkNeighbors(b *testing.B) {
+	tets, nv := kuhnGrid(40)
+	for b.Loop() {
+		Neighbors(tets, nv)
 	}
 }

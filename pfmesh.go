@@ -120,6 +120,11 @@ func BuildSurface(s *format.Surface, opt Options) (*format.PFM, *Report, error) 
 	if err != nil {
 		return nil, rep, err
 	}
+	detail := fmt.Sprintf("%d boundary triangles, tets reordered", len(p.Boundary)/3)
+	if p.BVH != nil {
+		detail += ", BVH built"
+	}
+	rep.stage("assemble", detail)
 	if p.BuildParams, err = json.Marshal(opt); err != nil {
 		return nil, rep, err
 	}
@@ -483,10 +488,10 @@ func (r *Report) Summary(output string, wall time.Duration) string {
 // a slow build spends its time.
 func (r *Report) WriteStages(w io.Writer) {
 	for _, s := range r.Stages {
-		fmt.Fprintf(w, "  %-6s %7.3f s  %s\n", s.Name, s.Seconds, s.Detail)
+		fmt.Fprintf(w, "  %-8s %7.3f s  %s\n", s.Name, s.Seconds, s.Detail)
 		if s.Name == "mesh" && r.ExactMesh != nil {
 			for _, t := range r.ExactMesh.Timings {
-				fmt.Fprintf(w, "         %7.3f s    %s\n", t.Seconds, t.Stage)
+				fmt.Fprintf(w, "           %7.3f s    %s\n", t.Seconds, t.Stage)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -267,6 +268,14 @@ func TestWriteStagesListsMesherStages(t *testing.T) {
 		if i := strings.Index(out, "s    "+st.Stage+"\n"); i < mesh {
 			t.Errorf("stage %q not listed under the mesh line:\n%s", st.Stage, out)
 		}
+	}
+	// Every part of Build is some stage's: the .pfm's assembly too.
+	var names []string
+	for _, st := range rep.Stages {
+		names = append(names, st.Name)
+	}
+	if want := []string{"check", "core", "mesh", "solve", "assemble"}; !slices.Equal(names, want) {
+		t.Errorf("stages %v, want %v", names, want)
 	}
 }
 

@@ -95,8 +95,9 @@ func VertexTets(tets []int32, nv int) (start, incident []int32) {
 }
 
 // Neighbors returns, for each tet t and local vertex k, the tet across the
-// face opposite k, or −1 where that face is on the boundary. It reports
-// the first face found in more than two tets as ok = false.
+// face opposite k, or −1 where that face is on the boundary. ok is false
+// if some face is in more than two tets; the tet reported across it is
+// then the last of the others in index order.
 func Neighbors(tets []int32, nv int) (nbr []int32, ok bool) {
 	start, inc := VertexTets(tets, nv)
 	nbr = make([]int32, len(tets))

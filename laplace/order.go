@@ -5,6 +5,7 @@ import (
 
 	"github.com/pfmesh/pfmesh/internal/bvh"
 	"github.com/pfmesh/pfmesh/internal/par"
+	"github.com/pfmesh/pfmesh/internal/radix"
 )
 
 // hilbertBits is the resolution of the Hilbert curve per axis. 2¹¹ cells
@@ -31,9 +32,7 @@ func hilbertOrder(positions []float64) []int32 {
 	if extent > 0 {
 		scale = float64(1<<hilbertBits) / extent
 	}
-	// Key in the high bits, vertex index in the low 31: sorting by key
-	// alone with a stable sort keeps the index order within a key.
-	keys := make([]uint64, n)
+	keys, order := make([]uint64, n), make([]int32, n)
 	par.For(n, rowChunk, func(a, b int) {
 		for i := a; i < b; i++ {
 			var q [3]uint32
@@ -41,40 +40,9 @@ func hilbertOrder(positions []float64) []int32 {
 				c := (positions[3*i+k] - lo[k]) * scale
 				q[k] = uint32(min(max(c, 0), float64(1<<hilbertBits-1)))
 			}
-			keys[i] = bvh.Hilbert3(q, hilbertBits)<<31 | uint64(i)
+			keys[i], order[i] = bvh.Hilbert3(q, hilbertBits), int32(i)
 		}
 	})
-	radixSortHigh(keys, 31, 3*hilbertBits)
-	order := make([]int32, n)
-	for i, k := range keys {
-		order[i] = int32(k & (1<<31 - 1))
-	}
+	radix.Sort(keys, order) // stable: vertices in a cell in input order
 	return order
-}
-
-// radixSortHigh stably sorts keys by bits [shift, shift+width).
-func radixSortHigh(keys []uint64, shift, width int) {
-	const digit = 11
-	tmp := make([]uint64, len(keys))
-	var count [1 << digit]int
-	for s := shift; s < shift+width; s += digit {
-		count = [1 << digit]int{}
-		for _, k := range keys {
-			count[k>>s&(1<<digit-1)]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
-		}
-		for _, k := range keys {
-			d := k >> s & (1<<digit - 1)
-			tmp[count[d]] = k
-			count[d]++
-		}
-		keys, tmp = tmp, keys
-	}
-	if (width+digit-1)/digit%2 == 1 {
-		copy(tmp, keys) // tmp is the caller's slice after an odd number of passes
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
+	"github.com/pfmesh/pfmesh/internal/radix"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
@@ -940,7 +941,7 @@ func markDuplicates(xyz []float64, dup []int32) {
 			idx[i] = int32(i)
 		}
 	})
-	radixSort(keys, idx) // stable: equal keys in vertex order
+	radix.Sort(keys, idx) // stable: equal keys in vertex order
 	for lo := 0; lo < n; {
 		hi := lo + 1
 		for hi < n && keys[hi] == keys[lo] {

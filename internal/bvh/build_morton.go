@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/pfmesh/pfmesh/internal/radix"
 )
 
 // BuildMorton returns a tree in Build's layout over the items ordered along
@@ -55,7 +57,7 @@ func BuildMorton(boxes []float64, leafSize int) *Tree {
 	for i := range t.Items {
 		t.Items[i] = int32(i)
 	}
-	radixSort(codes, t.Items)
+	radix.Sort(codes, t.Items)
 	m := mortonBuilder{t: t, boxes: boxes, codes: codes, leaf: leafSize}
 	nn := m.count(0, n)
 	t.Nodes = make([]int32, 2*nn)

@@ -2,43 +2,8 @@ package bvh
 
 import (
 	"math"
-	"math/rand"
-	"slices"
 	"testing"
 )
-
-func TestRadixSortStable(t *testing.T) {
-	r := rand.New(rand.NewSource(2))
-	keys := make([]uint64, 5000)
-	items := make([]int32, len(keys))
-	for i := range keys {
-		keys[i] = uint64(r.Intn(300)) << uint(8*r.Intn(8))
-		items[i] = int32(i)
-	}
-	type kv struct {
-		k uint64
-		i int32
-	}
-	want := make([]kv, len(keys))
-	for i := range keys {
-		want[i] = kv{keys[i], items[i]}
-	}
-	slices.SortStableFunc(want, func(a, b kv) int {
-		switch {
-		case a.k < b.k:
-			return -1
-		case a.k > b.k:
-			return 1
-		}
-		return 0
-	})
-	radixSort(keys, items)
-	for i := range want {
-		if keys[i] != want[i].k || items[i] != want[i].i {
-			t.Fatalf("position %d: (%d, %d), want %v", i, keys[i], items[i], want[i])
-		}
-	}
-}
 
 // Points clustered at every scale (x = 2⁻ᵏ) make octree splits peel off
 // one item a level; BuildMorton's fallback keeps the depth bounded.

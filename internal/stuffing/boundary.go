@@ -4,13 +4,14 @@ import (
 	"slices"
 
 	"github.com/pfmesh/pfmesh/internal/par"
+	"github.com/pfmesh/pfmesh/internal/radix"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
 )
 
 // boundaryOf returns the outward boundary triangles of tets and the
 // neighbour table they came from.
 func boundaryOf(tets []int32, nv int) (tris, nbr []int32) {
-	nbr, _ = faceNeighbors(tets, nv)
+	nbr, _ = tetmesh.Neighbors(tets, nv)
 	return tetmesh.BoundaryFaces(tets, nbr), nbr
 }
 
@@ -89,7 +90,7 @@ func singleCycle(l []uint64) bool {
 // boundary. Only the faces among those vertices, a small fraction, are
 // matched.
 func boundaryAmong(tets []int32, nv int, on func(v int32) bool) []int32 {
-	if nv >= 1<<21 {
+	if nv >= tetmesh.FaceKeyLimit {
 		tris, _ := boundaryOf(tets, nv)
 		return tris
 	}
@@ -107,7 +108,7 @@ func boundaryAmong(tets []int32, nv int, on func(v int32) bool) []int32 {
 				t, f := i/4, tetmesh.TetFaces[i%4]
 				a, b, c := tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]
 				if on(a) && on(b) && on(c) {
-					part.keys, part.ids = append(part.keys, faceKey(a, b, c)), append(part.ids, int32(i))
+					part.keys, part.ids = append(part.keys, tetmesh.FaceKey(a, b, c)), append(part.ids, int32(i))
 				}
 			}
 		}
@@ -117,7 +118,7 @@ func boundaryAmong(tets []int32, nv int, on func(v int32) bool) []int32 {
 	for _, part := range parts {
 		keys, ids = append(keys, part.keys...), append(ids, part.ids...)
 	}
-	radixSort(keys, ids)
+	radix.Sort(keys, ids)
 	var faces []int32
 	for i := 0; i < len(keys); {
 		j := i + 1

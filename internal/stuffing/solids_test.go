@@ -57,7 +57,7 @@ func contains(m *tetmesh.Mesh, p geom.Vec) bool {
 // components counts the connected components of m's tets (sharing a
 // face).
 func components(m *tetmesh.Mesh) int {
-	nbr, _ := faceNeighbors(m.Tets, m.NumVertices())
+	nbr, _ := tetmesh.Neighbors(m.Tets, m.NumVertices())
 	seen := make([]bool, m.NumTets())
 	n := 0
 	for s := range seen {

@@ -4,10 +4,7 @@
 package tetmesh
 
 import (
-	"sync/atomic"
-
 	"github.com/pfmesh/pfmesh/internal/geom"
-	"github.com/pfmesh/pfmesh/internal/par"
 )
 
 // Tag classifies a vertex. The values are those stored in .pfm files.
@@ -92,58 +89,6 @@ func VertexTets(tets []int32, nv int) (start, incident []int32) {
 		fill[v]++
 	}
 	return start, incident
-}
-
-// Neighbors returns, for each tet t and local vertex k, the tet across the
-// face opposite k, or −1 where that face is on the boundary. ok is false
-// if some face is in more than two tets; the tet reported across it is
-// then the last of the others in index order.
-func Neighbors(tets []int32, nv int) (nbr []int32, ok bool) {
-	start, inc := VertexTets(tets, nv)
-	nbr = make([]int32, len(tets))
-	// Each tet's faces are searched on their own and written to its own
-	// slots, so the tets split across cores (0.78 CPU-s on the
-	// aneurysm's 642 k-tet default build, where assembling the .pfm
-	// needs them).
-	var crowded atomic.Bool
-	par.For(len(tets)/4, 4096, func(lo, hi int) {
-		for t := lo; t < hi; t++ {
-			for k, f := range TetFaces {
-				a, b, c := tets[4*t+f[0]], tets[4*t+f[1]], tets[4*t+f[2]]
-				// Search the face vertex with the fewest tets: every tet
-				// holding the face is in each one's list, in the same
-				// order.
-				w := a
-				for _, v := range [2]int32{b, c} {
-					if start[v+1]-start[v] < start[w+1]-start[w] {
-						w = v
-					}
-				}
-				found := int32(-1)
-				for _, u := range inc[start[w]:start[w+1]] {
-					if int(u) == t || !hasVertex(tets[4*u:4*u+4], a, b, c) {
-						continue
-					}
-					if found >= 0 {
-						crowded.Store(true)
-					}
-					found = u
-				}
-				nbr[4*t+k] = found
-			}
-		}
-	})
-	return nbr, !crowded.Load()
-}
-
-func hasVertex(tet []int32, a, b, c int32) bool {
-	n := 0
-	for _, v := range tet {
-		if v == a || v == b || v == c {
-			n++
-		}
-	}
-	return n == 3
 }
 
 // BoundaryFaces returns the faces that belong to exactly one tet, as

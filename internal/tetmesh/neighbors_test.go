@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// Neighbors against faces matched by sorting: a 4×4×4 grid of cubes, six
-// Kuhn tets each, then the same with one tet repeated (three tets on
-// each of its faces: not ok, the later tet reported).
-func TestNeighborsBySortedFaces(t *testing.T) {
+// Both ways of finding neighbours against faces matched through a map: a
+// 4×4×4 grid of cubes, six Kuhn tets each, then the same with one tet
+// repeated (three tets on each of its faces: not ok, the later tet
+// reported).
+func TestNeighborsMatchMap(t *testing.T) {
 	tets, nv := kuhnGrid(4)
 	for _, dup := range []bool{false, true} {
 		if dup {
@@ -39,9 +40,14 @@ func TestNeighborsBySortedFaces(t *testing.T) {
 				wantOK = wantOK && others <= 1
 			}
 		}
-		got, ok := Neighbors(tets, nv)
-		if ok != wantOK || !slices.Equal(got, want) {
-			t.Fatalf("duplicate %v: ok %v (want %v), neighbours differ: %v", dup, ok, wantOK, !slices.Equal(got, want))
+		for name, find := range map[string]func() ([]int32, bool){
+			"sort":   func() ([]int32, bool) { return sortNeighbors(tets) },
+			"search": func() ([]int32, bool) { return searchNeighbors(tets, nv) },
+		} {
+			got, ok := find()
+			if ok != wantOK || !slices.Equal(got, want) {
+				t.Fatalf("%s, duplicate %v: ok %v (want %v), neighbours differ: %v", name, dup, ok, wantOK, !slices.Equal(got, want))
+			}
 		}
 	}
 }
@@ -65,10 +71,36 @@ func kuhnGrid(n int) (tets []int32, nv int) {
 }
 
 // BenchmarkNeighbors finds the neighbours of 384 k tets (a 40³ grid of
-// cubes), about what a default build's .pfm assembly asks of it.
+// cubes), about what a default build's .pfm assembly asks of it, both
+// ways. A grid's vertices have at most 24 tets, which favours the search.
 func BenchmarkNeighbors(b *testing.B) {
 	tets, nv := kuhnGrid(40)
-	for b.Loop() {
-		Neighbors(tets, nv)
+	b.Run("sort", func(b *testing.B) {
+		for b.Loop() {
+			sortNeighbors(tets)
+		}
+	})
+	b.Run("search", func(b *testing.B) {
+		for b.Loop() {
+			searchNeighbors(tets, nv)
+		}
+	})
+}
+
+// A tet with a repeated vertex has two faces with the same vertices; it
+// must not be reported as its own neighbour across them.
+func TestNeighborsNeverSelf(t *testing.T) {
+	tets := []int32{0, 0, 1, 2, 1, 2, 3, 4}
+	for name, nbr := range map[string][]int32{
+		"sort":   first(sortNeighbors(tets)),
+		"search": first(searchNeighbors(tets, 5)),
+	} {
+		for i, u := range nbr {
+			if int(u) == i/4 {
+				t.Errorf("%s: tet %d is its own neighbour across face %d", name, u, i%4)
+			}
+		}
 	}
 }
+
+func first(nbr []int32, _ bool) []int32 { return nbr }

@@ -249,14 +249,19 @@ func (t *Tree) NearestWhere(p geom.Vec, bound2 float64, skip func(node int32) bo
 	if len(t.Nodes) == 0 {
 		return
 	}
-	var stack [MaxDepth]int32
-	sp := 0
-	stack[sp] = 0
-	sp++
+	// Nodes wait on the stack with their box's distance, found when their
+	// parent chose which child to visit first.
+	type entry struct {
+		node int32
+		d2   float64
+	}
+	var stack [MaxDepth]entry
+	stack[0] = entry{0, t.BoxDist2(0, p)}
+	sp := 1
 	for sp > 0 {
 		sp--
-		i := stack[sp]
-		if t.BoxDist2(i, p) >= bestD2 || skip != nil && skip(i) {
+		i := stack[sp].node
+		if stack[sp].d2 >= bestD2 || skip != nil && skip(i) {
 			continue
 		}
 		first, count := t.Nodes[2*i], t.Nodes[2*i+1]
@@ -268,9 +273,9 @@ func (t *Tree) NearestWhere(p geom.Vec, bound2 float64, skip func(node int32) bo
 			}
 			continue
 		}
-		l, r := i+1, first
+		l, r := entry{i + 1, t.BoxDist2(i+1, p)}, entry{first, t.BoxDist2(first, p)}
 		// Push the farther child first so the nearer is visited first.
-		if t.BoxDist2(l, p) < t.BoxDist2(r, p) {
+		if l.d2 < r.d2 {
 			l, r = r, l
 		}
 		stack[sp], stack[sp+1] = l, r

@@ -15,9 +15,10 @@ type Index struct {
 	Positions []float64
 	Triangles []int32
 	Tree      *bvh.Tree
-	// normals holds each triangle's unit normal (zero when degenerate),
-	// for Closest's plane-distance test.
-	normals []float64
+	// corners holds each triangle's corners and unit normal (zero when
+	// degenerate, for the plane-distance test), twelve values a triangle:
+	// a query reads them in one place instead of through Triangles.
+	corners []float64
 }
 
 // New indexes the triangles (three vertex indices each) over positions.
@@ -36,15 +37,19 @@ func New(positions []float64, triangles []int32) *Index {
 			}
 		}
 	}
-	normals := make([]float64, 3*n)
+	corners := make([]float64, 12*n)
 	for t := 0; t < n; t++ {
 		a, b, c := geom.At(positions, triangles[3*t]), geom.At(positions, triangles[3*t+1]), geom.At(positions, triangles[3*t+2])
+		r := corners[12*t : 12*t+12]
+		copy(r, a[:])
+		copy(r[3:], b[:])
+		copy(r[6:], c[:])
 		if nv := geom.Cross(geom.Sub(b, a), geom.Sub(c, a)); geom.Norm(nv) > 0 {
 			u := geom.Scale(1/geom.Norm(nv), nv)
-			copy(normals[3*t:], u[:])
+			copy(r[9:], u[:])
 		}
 	}
-	return &Index{Positions: positions, Triangles: triangles, Tree: bvh.Build(boxes, 4), normals: normals}
+	return &Index{Positions: positions, Triangles: triangles, Tree: bvh.Build(boxes, 4), corners: corners}
 }
 
 // Triangle returns the corners of triangle t.
@@ -81,7 +86,8 @@ func (ix *Index) NearestLifted(p geom.Vec, lift func(t int32, a geom.Vec) float6
 func (ix *Index) nearest(p geom.Vec, lift func(t int32, a geom.Vec) float64) (int32, float64) {
 	least := math.Inf(1)
 	return ix.Tree.Nearest(p, func(t int32) float64 {
-		a, b, c := ix.Triangle(t)
+		r := ix.corners[12*t : 12*t+12]
+		a, b, c, n := geom.Vec(r[0:3]), geom.Vec(r[3:6]), geom.Vec(r[6:9]), geom.Vec(r[9:12])
 		l := 0.0
 		if lift != nil {
 			l = lift(t, a)
@@ -90,7 +96,7 @@ func (ix *Index) nearest(p geom.Vec, lift func(t int32, a geom.Vec) float64) (in
 		// |ap·n| is within a few ulps of |ap| of the plane's distance; the
 		// margin, far above that, keeps the test from passing over a
 		// triangle whose exact distance ties with or beats least.
-		s := math.Abs(geom.Dot(ap, geom.At(ix.normals, t))) - 1e-12*(math.Abs(ap[0])+math.Abs(ap[1])+math.Abs(ap[2]))
+		s := math.Abs(geom.Dot(ap, n)) - 1e-12*(math.Abs(ap[0])+math.Abs(ap[1])+math.Abs(ap[2]))
 		if lb := max(0, s) + l; lb*lb > least*(1+1e-9) {
 			return lb * lb
 		}

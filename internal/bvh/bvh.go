@@ -7,6 +7,8 @@ package bvh
 
 import (
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
@@ -51,11 +53,11 @@ func Build(boxes []float64, leafSize int) *Tree {
 			p.c[k] = 0.5 * (boxes[6*i+k] + boxes[6*i+3+k])
 		}
 	}
-	nodes := 2*((n+leafSize-1)/leafSize) - 1
-	t.Bounds = make([]float64, 0, 6*nodes)
-	t.Nodes = make([]int32, 0, 2*nodes)
 	b := builder{t: t, boxes: boxes, prims: prims, leaf: leafSize}
-	b.build(0, n)
+	nn := b.count(n)
+	t.Bounds = make([]float64, 6*nn)
+	t.Nodes = make([]int32, 2*nn)
+	b.build(0, 0, n, max(runtime.GOMAXPROCS(0), 1))
 	for i, p := range prims {
 		t.Items[i] = p.it
 	}
@@ -76,15 +78,25 @@ type builder struct {
 	leaf  int
 }
 
-// build appends the subtree over prims[lo:hi] in depth-first order and
-// returns its root index; a node's box is filled in after its children's.
-func (b *builder) build(lo, hi int) int32 {
+// count returns the number of nodes of a subtree over n items: a node's
+// split depends only on its item count.
+func (b *builder) count(n int) int {
+	if n <= b.leaf {
+		return 1
+	}
+	return 1 + b.count(n/2) + b.count(n-n/2)
+}
+
+// build fills node and its subtree over prims[lo:hi] in depth-first
+// order; a node's box is filled in after its children's. Subtrees of at
+// least parallelMin items are built concurrently while fewer than par
+// goroutines work on this path; each owns its range of prims and of
+// nodes, so the tree is the sequential one.
+func (b *builder) build(node int32, lo, hi, par int) {
 	t := b.t
-	node := int32(len(t.Nodes) / 2)
-	t.Bounds = append(t.Bounds, 0, 0, 0, 0, 0, 0)
 	box := t.Bounds[6*node : 6*node+6]
 	if hi-lo <= b.leaf {
-		t.Nodes = append(t.Nodes, int32(lo), int32(hi-lo))
+		t.Nodes[2*node], t.Nodes[2*node+1] = int32(lo), int32(hi-lo)
 		for k := range 3 {
 			box[k], box[3+k] = math.Inf(1), math.Inf(-1)
 		}
@@ -95,9 +107,8 @@ func (b *builder) build(lo, hi int) int32 {
 				box[3+k] = max(box[3+k], b.boxes[6*it+3+k])
 			}
 		}
-		return node
+		return
 	}
-	t.Nodes = append(t.Nodes, 0, 0)
 	cmin, cmax := b.prims[lo].c, b.prims[lo].c
 	for _, p := range b.prims[lo+1 : hi] {
 		for k := range 3 {
@@ -112,16 +123,21 @@ func (b *builder) build(lo, hi int) int32 {
 	}
 	mid := (lo + hi) / 2
 	selectMedian(b.prims[lo:hi], mid-lo, axis)
-	left := b.build(lo, mid)
-	right := b.build(mid, hi)
+	left, right := node+1, node+1+int32(b.count(mid-lo))
+	if par > 1 && hi-lo >= parallelMin {
+		var wg sync.WaitGroup
+		wg.Go(func() { b.build(left, lo, mid, par/2) })
+		b.build(right, mid, hi, par-par/2)
+		wg.Wait()
+	} else {
+		b.build(left, lo, mid, 1)
+		b.build(right, mid, hi, 1)
+	}
 	t.Nodes[2*node] = right
-	// Re-slice: appends above may have moved the array.
-	box = t.Bounds[6*node : 6*node+6]
 	lb, rb := t.Bounds[6*left:6*left+6], t.Bounds[6*right:6*right+6]
 	for k := range 3 {
 		box[k], box[3+k] = min(lb[k], rb[k]), max(lb[3+k], rb[3+k])
 	}
-	return node
 }
 
 // selectMedian partially orders s so s[k] is the k-th smallest by centre

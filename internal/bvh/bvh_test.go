@@ -3,6 +3,8 @@ package bvh
 import (
 	"math"
 	"math/rand"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/internal/geom"
@@ -172,4 +174,35 @@ func TestNearestWithin(t *testing.T) {
 			t.Errorf("bound %g: got %d (%g), want %d", c.bound, got, gd, c.want)
 		}
 	}
+}
+
+// Build's subtrees built on several cores make the tree one core makes,
+// with every node count where count says (many equal centres included).
+func TestBuildSameOnAllCores(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	boxes := randomBoxes(r, 5*parallelMin+17, 0.01)
+	copy(boxes[6*1000:6*3000], boxes[:6*2000]) // repeated boxes: ties by item
+	var trees []*Tree
+	for _, procs := range []int{1, 2, 4} {
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			trees = append(trees, Build(boxes, 3))
+		}()
+	}
+	for i, tr := range trees[1:] {
+		if !slices.Equal(tr.Nodes, trees[0].Nodes) || !slices.Equal(tr.Bounds, trees[0].Bounds) || !slices.Equal(tr.Items, trees[0].Items) {
+			t.Errorf("tree %d differs from the one-core tree", i+1)
+		}
+	}
+	if got := trees[0].NumNodes(); got != 2*countLeaves(len(boxes)/6, 3)-1 {
+		t.Errorf("%d nodes, want %d", got, 2*countLeaves(len(boxes)/6, 3)-1)
+	}
+}
+
+// countLeaves is the number of leaves of a median-split tree over n items.
+func countLeaves(n, leaf int) int {
+	if n <= leaf {
+		return 1
+	}
+	return countLeaves(n/2, leaf) + countLeaves(n-n/2, leaf)
 }

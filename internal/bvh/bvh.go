@@ -79,12 +79,27 @@ type builder struct {
 }
 
 // count returns the number of nodes of a subtree over n items: a node's
-// split depends only on its item count.
+// split depends only on its item count. Halving n again and again leaves
+// the 2ᵈ nodes at depth d with ⌊n/2ᵈ⌋ items or one more (n mod 2ᵈ of
+// them), so the leaves are found level by level, not node by node.
 func (b *builder) count(n int) int {
 	if n <= b.leaf {
 		return 1
 	}
-	return 1 + b.count(n/2) + b.count(n-n/2)
+	// d: the deepest level at which some node still splits (one of
+	// ⌈n/2ᵈ⌉ items exceeds the leaf size); every node above it splits.
+	d := 0
+	for (n+1<<(d+1)-1)>>(d+1) > b.leaf {
+		d++
+	}
+	big := n & (1<<d - 1) // nodes at depth d with one more item
+	leaves := 2 * big     // they split
+	if n>>d > b.leaf {
+		leaves += 2 * (1<<d - big) // so do the others
+	} else {
+		leaves += 1<<d - big
+	}
+	return 2*leaves - 1
 }
 
 // build fills node and its subtree over prims[lo:hi] in depth-first

@@ -199,6 +199,19 @@ func TestBuildSameOnAllCores(t *testing.T) {
 	}
 }
 
+// count's level-by-level sum is the node count of the tree it describes,
+// counted node by node.
+func TestBuildCount(t *testing.T) {
+	for leaf := 1; leaf <= 9; leaf++ {
+		b := builder{leaf: leaf}
+		for n := 1; n <= 5000; n++ {
+			if got, want := b.count(n), 2*countLeaves(n, leaf)-1; got != want {
+				t.Fatalf("leaf %d, %d items: count %d, want %d", leaf, n, got, want)
+			}
+		}
+	}
+}
+
 // countLeaves is the number of leaves of a median-split tree over n items.
 func countLeaves(n, leaf int) int {
 	if n <= leaf {

@@ -34,13 +34,7 @@ func maxCosDihedral(a, b, c, d geom.Vec) float64 {
 // cosRange returns the smallest and largest cosines of the dihedral
 // angles of tet abcd (2, 2 when a face is too small for a normal).
 func cosRange(a, b, c, d geom.Vec) (lo, hi float64) {
-	p := [4]geom.Vec{a, b, c, d}
-	var n [4]geom.Vec
-	var l [4]float64
-	for k := range 4 {
-		n[k], l[k] = faceNormal(&p, k)
-	}
-	return pairCosRange(&n, &l)
+	return cornerCosRange(&[4]*geom.Vec{&a, &b, &c, &d}, -1, nil)
 }
 
 // faceNormal returns the normal of face k of tet p (opposite corner k,
@@ -51,14 +45,37 @@ func faceNormal(p *[4]geom.Vec, k int) (geom.Vec, float64) {
 	return n, geom.Norm(n)
 }
 
-// pairCosRange is cosRange from the face normals n and their lengths l.
-func pairCosRange(n *[4]geom.Vec, l *[4]float64) (lo, hi float64) {
+// cornerCosRange is cosRange of the tet with corners c, bit for bit,
+// where the normal of the face opposite corner fixed, when fixed ≥ 0, is
+// ff's. The stars' searches and the flips evaluate tets in it, so it is
+// written out in scalars on pointers to the corners: the vector form
+// (faceNormal, then pairCosines) copied [3]float64 values through memory
+// at every step, and took twice as long.
+func cornerCosRange(c *[4]*geom.Vec, fixed int, ff *fixedFace) (lo, hi float64) {
+	var n [4][3]float64
+	var l [4]float64
+	for k, f := range tetmesh.TetFaces {
+		if k == fixed {
+			n[k], l[k] = ff.o.Normal(), ff.l
+			continue
+		}
+		a, b, e := c[f[0]], c[f[1]], c[f[2]]
+		ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+		vx, vy, vz := e[0]-a[0], e[1]-a[1], e[2]-a[2]
+		x, y, z := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
+		n[k], l[k] = [3]float64{x, y, z}, math.Sqrt(x*x+y*y+z*z)
+	}
 	if l[0] == 0 || l[1] == 0 || l[2] == 0 || l[3] == 0 {
 		return 2, 2 // a face too small for its normal to be computed
 	}
+	// The edge opposite faces i and j has interior angle
+	// π − angle(n_i, n_j).
 	lo, hi = 1, -1
-	for _, c := range pairCosines(n, l) {
-		lo, hi = min(lo, c), max(hi, c)
+	for i := 0; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			cs := -(n[i][0]*n[j][0] + n[i][1]*n[j][1] + n[i][2]*n[j][2]) / (l[i] * l[j])
+			lo, hi = min(lo, cs), max(hi, cs)
+		}
 	}
 	return lo, hi
 }
@@ -293,11 +310,16 @@ func (st *star) worst(p geom.Vec, bound float64) float64 {
 // cos returns the largest dihedral cosine of tet i of the star with the
 // centre at p.
 func (st *star) cos(i int, p geom.Vec) float64 {
-	n, l, ok := st.normals(i, p)
-	if !ok {
+	s, f := int(st.slot[i]), &st.fixed[i]
+	// The tet is positive when p is on the inner side of the fixed face
+	// (an odd permutation of the tet's corners).
+	if f.o.Orient3D(p) >= 0 {
 		return 2
 	}
-	_, hi := pairCosRange(&n, &l)
+	q := &st.corners[i]
+	c := [4]*geom.Vec{&q[0], &q[1], &q[2], &q[3]}
+	c[s] = &p
+	_, hi := cornerCosRange(&c, s, f)
 	return hi
 }
 

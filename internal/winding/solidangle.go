@@ -16,11 +16,19 @@ import (
 // with a, b, c the corners relative to p, through atan2 so every quadrant
 // is right. At a corner of the triangle both arguments vanish and the
 // result is 0, never NaN.
+//
+// It is written out in scalars (every winding query sums it over the
+// triangles near the point, and the vector form copied [3]float64 values
+// through memory); the operations are the vector form's, in its order.
 func Triangle(p, a, b, c geom.Vec) float64 {
-	a, b, c = geom.Sub(a, p), geom.Sub(b, p), geom.Sub(c, p)
-	la, lb, lc := geom.Norm(a), geom.Norm(b), geom.Norm(c)
-	num := geom.Dot(a, geom.Cross(b, c))
-	den := la*lb*lc + geom.Dot(a, b)*lc + geom.Dot(a, c)*lb + geom.Dot(b, c)*la
+	ax, ay, az := a[0]-p[0], a[1]-p[1], a[2]-p[2]
+	bx, by, bz := b[0]-p[0], b[1]-p[1], b[2]-p[2]
+	cx, cy, cz := c[0]-p[0], c[1]-p[1], c[2]-p[2]
+	la := math.Sqrt(ax*ax + ay*ay + az*az)
+	lb := math.Sqrt(bx*bx + by*by + bz*bz)
+	lc := math.Sqrt(cx*cx + cy*cy + cz*cz)
+	num := ax*(by*cz-bz*cy) + ay*(bz*cx-bx*cz) + az*(bx*cy-by*cx)
+	den := la*lb*lc + (ax*bx+ay*by+az*bz)*lc + (ax*cx+ay*cy+az*cz)*lb + (bx*cx+by*cy+bz*cz)*la
 	return math.Atan2(num, den) / (2 * math.Pi)
 }
 

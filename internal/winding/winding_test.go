@@ -14,6 +14,35 @@ import (
 	"github.com/pfmesh/pfmesh/internal/winding"
 )
 
+// Triangle is the vector form of Van Oosterom and Strackee's formula bit
+// for bit (its scalars keep the vector form's operations and order, on
+// which the robust path's meshes depend): on random points and triangles,
+// degenerate ones and points on a corner among them.
+func TestTriangleMatchesVectorForm(t *testing.T) {
+	vector := func(p, a, b, c geom.Vec) float64 {
+		a, b, c = geom.Sub(a, p), geom.Sub(b, p), geom.Sub(c, p)
+		la, lb, lc := geom.Norm(a), geom.Norm(b), geom.Norm(c)
+		num := geom.Dot(a, geom.Cross(b, c))
+		den := la*lb*lc + geom.Dot(a, b)*lc + geom.Dot(a, c)*lb + geom.Dot(b, c)*la
+		return math.Atan2(num, den) / (2 * math.Pi)
+	}
+	r := rand.New(rand.NewSource(7))
+	pt := func() geom.Vec { return geom.Vec{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()} }
+	for i := range 20000 {
+		p, a, b, c := pt(), pt(), pt(), pt()
+		switch i % 4 {
+		case 1:
+			c = geom.Add(a, geom.Scale(r.Float64(), geom.Sub(b, a))) // collinear
+		case 2:
+			p = b
+		}
+		got, want := winding.Triangle(p, a, b, c), vector(p, a, b, c)
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("Triangle(%v, %v, %v, %v) = %v, the vector form %v", p, a, b, c, got, want)
+		}
+	}
+}
+
 // Solid angles with closed forms: a cube face seen from the centre is 1/6
 // of the sphere, an octant triangle seen from the origin 1/8.
 func TestTriangleClosedForms(t *testing.T) {

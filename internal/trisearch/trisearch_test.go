@@ -43,6 +43,90 @@ func TestClosestOnTriangle(t *testing.T) {
 	}
 }
 
+// vectorClosest is ClosestOnTriangle in the vector form it had before it
+// was written out in scalars.
+func vectorClosest(p, a, b, c geom.Vec) geom.Vec {
+	ab, ac, ap := geom.Sub(b, a), geom.Sub(c, a), geom.Sub(p, a)
+	d1, d2 := geom.Dot(ab, ap), geom.Dot(ac, ap)
+	if d1 <= 0 && d2 <= 0 {
+		return a
+	}
+	bp := geom.Sub(p, b)
+	d3, d4 := geom.Dot(ab, bp), geom.Dot(ac, bp)
+	if d3 >= 0 && d4 <= d3 {
+		return b
+	}
+	vc := d1*d4 - d3*d2
+	if vc <= 0 && d1 >= 0 && d3 <= 0 {
+		return geom.Add(a, geom.Scale(d1/(d1-d3), ab))
+	}
+	cp := geom.Sub(p, c)
+	d5, d6 := geom.Dot(ab, cp), geom.Dot(ac, cp)
+	if d6 >= 0 && d5 <= d6 {
+		return c
+	}
+	vb := d5*d2 - d1*d6
+	if vb <= 0 && d2 >= 0 && d6 <= 0 {
+		return geom.Add(a, geom.Scale(d2/(d2-d6), ac))
+	}
+	va := d3*d6 - d5*d4
+	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
+		return geom.Add(b, geom.Scale((d4-d3)/((d4-d3)+(d5-d6)), geom.Sub(c, b)))
+	}
+	den := va + vb + vc
+	if den <= 0 {
+		best := closestOnSegment(p, a, b)
+		for _, q := range []geom.Vec{closestOnSegment(p, b, c), closestOnSegment(p, c, a)} {
+			if geom.Dist2(p, q) < geom.Dist2(p, best) {
+				best = q
+			}
+		}
+		return best
+	}
+	v, w := vb/den, vc/den
+	return geom.Add(a, geom.Add(geom.Scale(v, ab), geom.Scale(w, ac)))
+}
+
+// ClosestOnTriangle's scalars give the vector form's answer to the bit,
+// on which the cores and the robust path's meshes depend: in every
+// Voronoi region (points spread well beyond the triangles), on degenerate
+// triangles and at the corners.
+func TestClosestMatchesVectorForm(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	rv := func() geom.Vec { return geom.Vec{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()} }
+	regions := map[string]int{}
+	for i := range 50000 {
+		a, b, c, p := rv(), rv(), rv(), geom.Scale(3, rv())
+		switch i % 5 {
+		case 1:
+			c = geom.Add(a, geom.Scale(r.Float64(), geom.Sub(b, a))) // collinear
+		case 2:
+			b = a // a repeated corner
+		case 3:
+			p = c
+		}
+		got, want := ClosestOnTriangle(p, a, b, c), vectorClosest(p, a, b, c)
+		for k := range 3 {
+			if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("ClosestOnTriangle(%v, %v, %v, %v) = %v, the vector form %v", p, a, b, c, got, want)
+			}
+		}
+		switch got {
+		case a:
+			regions["a"]++
+		case b:
+			regions["b"]++
+		case c:
+			regions["c"]++
+		default:
+			regions["edge or face"]++
+		}
+	}
+	if len(regions) < 4 {
+		t.Errorf("regions reached: %v", regions)
+	}
+}
+
 // On a sphere mesh, the distance from a point to the surface is close to
 // |r − R| and the BVH answer equals the linear scan; its triangle is the
 // one the tree's search finds without Closest's bounds. Points near the

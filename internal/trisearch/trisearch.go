@@ -92,15 +92,18 @@ func (ix *Index) nearest(p geom.Vec, lift func(t int32, a geom.Vec) float64) (in
 		if lift != nil {
 			l = lift(t, *a)
 		}
-		ap := geom.Sub(p, *a)
+		// In scalars, as closest is.
+		apx, apy, apz := p[0]-a[0], p[1]-a[1], p[2]-a[2]
 		// |ap·n| is within a few ulps of |ap| of the plane's distance; the
 		// margin, far above that, keeps the test from passing over a
 		// triangle whose exact distance ties with or beats least.
-		s := math.Abs(geom.Dot(ap, *n)) - 1e-12*(math.Abs(ap[0])+math.Abs(ap[1])+math.Abs(ap[2]))
+		s := math.Abs(apx*n[0]+apy*n[1]+apz*n[2]) - 1e-12*(math.Abs(apx)+math.Abs(apy)+math.Abs(apz))
 		if lb := max(0, s) + l; lb*lb > least*(1+1e-9) {
 			return lb * lb
 		}
-		e := geom.Dist2(p, closest(&p, a, b, c))
+		x, y, z := closest(&p, a, b, c)
+		dx, dy, dz := p[0]-x, p[1]-y, p[2]-z
+		e := dx*dx + dy*dy + dz*dz
 		if lift != nil {
 			d := math.Sqrt(e) + l
 			e = d * d
@@ -114,45 +117,48 @@ func (ix *Index) nearest(p geom.Vec, lift func(t int32, a geom.Vec) float64) (in
 // Voronoi-region case analysis of Ericson, "Real-Time Collision
 // Detection", §5.1.5. Degenerate triangles are handled: the answer is then
 // the nearest point of their edges.
-func ClosestOnTriangle(p, a, b, c geom.Vec) geom.Vec { return closest(&p, &a, &b, &c) }
+func ClosestOnTriangle(p, a, b, c geom.Vec) geom.Vec {
+	x, y, z := closest(&p, &a, &b, &c)
+	return geom.Vec{x, y, z}
+}
 
 // closest is ClosestOnTriangle on pointers, written out in scalars: the
 // closest-point queries (the core's, the robust path's) spend most of
 // their time in it, and the vector form copied [3]float64 values through
 // memory. Its operations are the vector form's, in the same order, so its
 // answers are the same to the bit.
-func closest(p, a, b, c *geom.Vec) geom.Vec {
+func closest(p, a, b, c *geom.Vec) (x, y, z float64) {
 	abx, aby, abz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
 	acx, acy, acz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
 	apx, apy, apz := p[0]-a[0], p[1]-a[1], p[2]-a[2]
 	d1, d2 := abx*apx+aby*apy+abz*apz, acx*apx+acy*apy+acz*apz
 	if d1 <= 0 && d2 <= 0 {
-		return *a
+		return a[0], a[1], a[2]
 	}
 	bpx, bpy, bpz := p[0]-b[0], p[1]-b[1], p[2]-b[2]
 	d3, d4 := abx*bpx+aby*bpy+abz*bpz, acx*bpx+acy*bpy+acz*bpz
 	if d3 >= 0 && d4 <= d3 {
-		return *b
+		return b[0], b[1], b[2]
 	}
 	vc := d1*d4 - d3*d2
 	if vc <= 0 && d1 >= 0 && d3 <= 0 {
 		s := d1 / (d1 - d3)
-		return geom.Vec{a[0] + s*abx, a[1] + s*aby, a[2] + s*abz}
+		return a[0] + s*abx, a[1] + s*aby, a[2] + s*abz
 	}
 	cpx, cpy, cpz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
 	d5, d6 := abx*cpx+aby*cpy+abz*cpz, acx*cpx+acy*cpy+acz*cpz
 	if d6 >= 0 && d5 <= d6 {
-		return *c
+		return c[0], c[1], c[2]
 	}
 	vb := d5*d2 - d1*d6
 	if vb <= 0 && d2 >= 0 && d6 <= 0 {
 		s := d2 / (d2 - d6)
-		return geom.Vec{a[0] + s*acx, a[1] + s*acy, a[2] + s*acz}
+		return a[0] + s*acx, a[1] + s*acy, a[2] + s*acz
 	}
 	va := d3*d6 - d5*d4
 	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
 		s := (d4 - d3) / ((d4 - d3) + (d5 - d6))
-		return geom.Vec{b[0] + s*(c[0]-b[0]), b[1] + s*(c[1]-b[1]), b[2] + s*(c[2]-b[2])}
+		return b[0] + s*(c[0]-b[0]), b[1] + s*(c[1]-b[1]), b[2] + s*(c[2]-b[2])
 	}
 	den := va + vb + vc
 	if den <= 0 { // degenerate triangle: nearest of the three edges
@@ -162,10 +168,10 @@ func closest(p, a, b, c *geom.Vec) geom.Vec {
 				best = q
 			}
 		}
-		return best
+		return best[0], best[1], best[2]
 	}
 	v, w := vb/den, vc/den
-	return geom.Vec{a[0] + (v*abx + w*acx), a[1] + (v*aby + w*acy), a[2] + (v*abz + w*acz)}
+	return a[0] + (v*abx + w*acx), a[1] + (v*aby + w*acy), a[2] + (v*abz + w*acz)
 }
 
 func closestOnSegment(p, a, b geom.Vec) geom.Vec {

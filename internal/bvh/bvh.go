@@ -242,18 +242,15 @@ func (t *Tree) Query(box [6]float64, visit func(item int32) bool) {
 	}
 }
 
-// BoxDist2 returns the squared distance from p to node i's box.
+// BoxDist2 returns the squared distance from p to node i's box. It is
+// the nearest searches' inner loop: the axes are written out, each
+// distance the gap beyond the box on that axis (0 inside its slab).
 func (t *Tree) BoxDist2(i int32, p geom.Vec) float64 {
-	b := t.Bounds[6*i : 6*i+6]
-	var d2 float64
-	for k := range 3 {
-		if d := b[k] - p[k]; d > 0 {
-			d2 += d * d
-		} else if d := p[k] - b[3+k]; d > 0 {
-			d2 += d * d
-		}
-	}
-	return d2
+	b := (*[6]float64)(t.Bounds[6*i : 6*i+6])
+	x := max(b[0]-p[0], p[0]-b[3], 0)
+	y := max(b[1]-p[1], p[1]-b[4], 0)
+	z := max(b[2]-p[2], p[2]-b[5], 0)
+	return x*x + y*y + z*z
 }
 
 // Nearest returns the item minimising dist2(item), the squared distance

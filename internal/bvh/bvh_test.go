@@ -219,3 +219,21 @@ func countLeaves(n, leaf int) int {
 	}
 	return countLeaves(n/2, leaf) + countLeaves(n-n/2, leaf)
 }
+
+// BoxDist2 is the squared distance to the box's nearest point, p clamped
+// to it, inside and outside and on every side.
+func TestBoxDist2(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	boxes := randomBoxes(r, 500, 0.2)
+	tree := Build(boxes, 1)
+	for range 2000 {
+		p := geom.Vec{2*r.Float64() - 0.5, 2*r.Float64() - 0.5, 2*r.Float64() - 0.5}
+		for i := range int32(tree.NumNodes()) {
+			b := tree.Bounds[6*i : 6*i+6]
+			q := geom.Vec{max(b[0], min(b[3], p[0])), max(b[1], min(b[4], p[1])), max(b[2], min(b[5], p[2]))}
+			if got, want := tree.BoxDist2(i, p), geom.Dist2(p, q); got != want {
+				t.Fatalf("node %d, p %v: %v, want %v", i, p, got, want)
+			}
+		}
+	}
+}

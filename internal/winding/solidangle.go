@@ -20,7 +20,10 @@ import (
 // It is written out in scalars (every winding query sums it over the
 // triangles near the point, and the vector form copied [3]float64 values
 // through memory); the operations are the vector form's, in its order.
-func Triangle(p, a, b, c geom.Vec) float64 {
+func Triangle(p, a, b, c geom.Vec) float64 { return triangle(&p, &a, &b, &c) }
+
+// triangle is Triangle on pointers.
+func triangle(p, a, b, c *geom.Vec) float64 {
 	ax, ay, az := a[0]-p[0], a[1]-p[1], a[2]-p[2]
 	bx, by, bz := b[0]-p[0], b[1]-p[1], b[2]-p[2]
 	cx, cy, cz := c[0]-p[0], c[1]-p[1], c[2]-p[2]

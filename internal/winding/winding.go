@@ -72,8 +72,15 @@ func New(positions []float64, triangles []int32) *Tree {
 
 // corners returns the corners of triangle t.
 func (tr *Tree) corners(t int32) (a, b, c geom.Vec) {
+	pa, pb, pc := tr.cornerPointers(t)
+	return *pa, *pb, *pc
+}
+
+// cornerPointers returns pointers to the corners of triangle t.
+func (tr *Tree) cornerPointers(t int32) (a, b, c *geom.Vec) {
 	i := 3 * int(t)
-	return geom.At(tr.positions, tr.triangles[i]), geom.At(tr.positions, tr.triangles[i+1]), geom.At(tr.positions, tr.triangles[i+2])
+	at := func(v int32) *geom.Vec { return (*geom.Vec)(tr.positions[3*v : 3*v+3]) }
+	return at(tr.triangles[i]), at(tr.triangles[i+1]), at(tr.triangles[i+2])
 }
 
 // buildMoments fills the moments bottom-up: children follow their parent
@@ -202,17 +209,17 @@ func (tr *Tree) At(p geom.Vec) float64 {
 		sp--
 		i := stack[sp]
 		m := tr.moments[stride*int(i) : stride*int(i+1)]
-		r := geom.Sub(geom.At(m, 0), p)
-		d2 := geom.Dot(r, r)
+		rx, ry, rz := m[0]-p[0], m[1]-p[1], m[2]-p[2]
+		d2 := rx*rx + ry*ry + rz*rz
 		if rad := beta * m[offRadius]; d2 > rad*rad {
-			w += farField(m, r, d2)
+			w += farField(m, geom.Vec{rx, ry, rz}, d2)
 			continue
 		}
 		first, count := t.Nodes[2*i], t.Nodes[2*i+1]
 		if count > 0 {
 			for _, it := range t.Items[first : first+count] {
-				a, b, c := tr.corners(it)
-				w += Triangle(p, a, b, c)
+				a, b, c := tr.cornerPointers(it)
+				w += triangle(&p, a, b, c)
 			}
 			continue
 		}

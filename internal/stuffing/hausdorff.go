@@ -233,7 +233,7 @@ func (ms *measurement) inputTri(t int32) inResult {
 			// The nearest triangle is no farther than the last sample's:
 			// a sample that near can neither raise r.d nor miss.
 			if hint >= 0 {
-				if d := math.Sqrt(triDist2(ms.outIndex, p, hint)); d <= r.d && d <= tol {
+				if d := math.Sqrt(ms.outIndex.TriangleDist2(p, hint)); d <= r.d && d <= tol {
 					continue
 				}
 			}
@@ -396,7 +396,7 @@ func (ms *measurement) update(done mended, tris, onTri []int32, prev fidelity) f
 // a triangle mostly share their nearest triangle, and the bound prunes
 // the search to its neighbourhood. The distance is the same either way.
 func nearestFrom(ix *trisearch.Index, p geom.Vec, hint int32) (int32, float64) {
-	dist2 := func(t int32) float64 { return triDist2(ix, p, t) }
+	dist2 := func(t int32) float64 { return ix.TriangleDist2(p, t) }
 	if hint < 0 {
 		return ix.Tree.Nearest(p, dist2)
 	}
@@ -405,12 +405,6 @@ func nearestFrom(ix *trisearch.Index, p geom.Vec, hint int32) (int32, float64) {
 		return t, d2
 	}
 	return hint, bound
-}
-
-// triDist2 returns the squared distance from p to triangle t of ix.
-func triDist2(ix *trisearch.Index, p geom.Vec, t int32) float64 {
-	a, b, c := ix.Triangle(t)
-	return geom.Dist2(p, trisearch.ClosestOnTriangle(p, a, b, c))
 }
 
 func mid(a, b geom.Vec) geom.Vec { return geom.Scale(0.5, geom.Add(a, b)) }

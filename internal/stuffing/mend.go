@@ -74,8 +74,7 @@ func (s *snapper) mend(bad []miss, tris []int32, tol float64) mended {
 		}
 		for _, v := range done.moved {
 			for _, t := range faces[v] {
-				a, b, c := out.Triangle(t)
-				if geom.Dist2(x.p, trisearch.ClosestOnTriangle(x.p, a, b, c)) <= tol*tol {
+				if out.TriangleDist2(x.p, t) <= tol*tol {
 					return true
 				}
 			}

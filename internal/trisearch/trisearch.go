@@ -101,9 +101,7 @@ func (ix *Index) nearest(p geom.Vec, lift func(t int32, a geom.Vec) float64) (in
 		if lb := max(0, s) + l; lb*lb > least*(1+1e-9) {
 			return lb * lb
 		}
-		x, y, z := closest(&p, a, b, c)
-		dx, dy, dz := p[0]-x, p[1]-y, p[2]-z
-		e := dx*dx + dy*dy + dz*dz
+		e := dist2(&p, a, b, c)
 		if lift != nil {
 			d := math.Sqrt(e) + l
 			e = d * d
@@ -111,6 +109,22 @@ func (ix *Index) nearest(p geom.Vec, lift func(t int32, a geom.Vec) float64) (in
 		least = min(least, e)
 		return e
 	})
+}
+
+// TriangleDist2 returns the squared distance from p to triangle t, as
+// geom.Dist2(p, ClosestOnTriangle(p, a, b, c)) for its corners a, b, c
+// does, bit for bit. Like Triangle, it reads the corners from Positions:
+// a caller that moved vertices after New sees them where they are now.
+func (ix *Index) TriangleDist2(p geom.Vec, t int32) float64 {
+	at := func(v int32) *geom.Vec { return (*geom.Vec)(ix.Positions[3*v : 3*v+3]) }
+	return dist2(&p, at(ix.Triangles[3*t]), at(ix.Triangles[3*t+1]), at(ix.Triangles[3*t+2]))
+}
+
+// dist2 is the squared distance from p to triangle abc, in scalars.
+func dist2(p, a, b, c *geom.Vec) float64 {
+	x, y, z := closest(p, a, b, c)
+	dx, dy, dz := p[0]-x, p[1]-y, p[2]-z
+	return dx*dx + dy*dy + dz*dz
 }
 
 // ClosestOnTriangle returns the point of triangle abc nearest p, by the

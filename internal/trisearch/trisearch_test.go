@@ -217,3 +217,33 @@ func BenchmarkClosest(b *testing.B) {
 		ix.Closest(pts[i%len(pts)])
 	}
 }
+
+// TriangleDist2 is the squared distance to the vector form's closest
+// point, bit for bit, with the corners where they are now: the robust
+// mesher moves vertices after indexing its boundary.
+func TestTriangleDist2(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	pos := make([]float64, 3*300)
+	for i := range pos {
+		pos[i] = r.NormFloat64()
+	}
+	tris := make([]int32, 3*100)
+	for i := range tris {
+		tris[i] = int32(i)
+	}
+	tris[5] = tris[4] // a degenerate triangle
+	ix := New(pos, tris)
+	for i := range 3 * 50 {
+		pos[i] += 0.5 // after New: the first 50 triangles moved
+	}
+	for range 200 {
+		p := geom.Vec{3 * r.NormFloat64(), 3 * r.NormFloat64(), 3 * r.NormFloat64()}
+		for tr := range int32(100) {
+			a, b, c := ix.Triangle(tr)
+			got, want := ix.TriangleDist2(p, tr), geom.Dist2(p, vectorClosest(p, a, b, c))
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("triangle %d, p %v: %v, want %v", tr, p, got, want)
+			}
+		}
+	}
+}

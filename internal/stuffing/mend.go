@@ -99,8 +99,9 @@ func (s *snapper) mend(bad []miss, tris []int32, tol float64) mended {
 
 // pullNearest slides the nearest free vertex of the output triangle
 // nearest p (a point of the input) onto p, and returns it and where it
-// was. (The search's boxes predate earlier moves, so the triangle may not
-// be the nearest any more: a choice, not a measurement.)
+// was. (The search answers for the boundary as it was before earlier
+// moves, so the triangle may not be the nearest any more: a choice, not a
+// measurement.)
 func (s *snapper) pullNearest(p geom.Vec, tris []int32, out *trisearch.Index) (int32, geom.Vec, bool) {
 	m := s.m
 	_, ti, _ := s.in.search.Closest(p)

@@ -211,6 +211,7 @@ func (s *snapper) slide(v int32, p geom.Vec) (geom.Vec, bool) {
 // vertices (free, or on a crease ending at the corner) is the one to move.
 func (s *snapper) snapCorners(tris []int32) (corners int) {
 	m, f := s.m, s.in.feat
+	// The search answers for the boundary before this pass's moves.
 	out := trisearch.New(m.Positions, tris)
 	for c, cv := range f.corners {
 		p := geom.At(s.in.pos, cv)

@@ -9,8 +9,11 @@ import (
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
-// Index is a closest-point index over a triangle surface. It is immutable
-// after New and safe for concurrent queries.
+// Index is a closest-point index over a triangle surface, safe for
+// concurrent queries. Closest and NearestLifted answer for the corners as
+// they were at New (the index keeps a copy of them with its boxes);
+// Triangle and TriangleDist2 read Positions as they are now, for callers
+// that move vertices after indexing.
 type Index struct {
 	Positions []float64
 	Triangles []int32

@@ -109,13 +109,12 @@ func (o *solid) contacts(x, c geom.Vec, r float64) (sep, codim float64) {
 	var mean geom.Vec
 	var m [3][3]float64
 	o.ix.Tree.Query([6]float64{c[0] - reach, c[1] - reach, c[2] - reach, c[0] + reach, c[1] + reach, c[2] + reach}, func(t int32) bool {
-		a, b, e := o.ix.Triangle(t)
-		q := trisearch.ClosestOnTriangle(c, a, b, e)
-		v := geom.Sub(q, c)
+		v := geom.Sub(o.ix.ClosestOn(c, t), c)
 		l := geom.Norm(v) - o.sag[t]
 		if l > reach || l <= 0 {
 			return true
 		}
+		a, b, e := o.ix.Triangle(t)
 		sep = max(sep, math.Atan2(geom.Norm(geom.Cross(u, v)), geom.Dot(u, v)))
 		w := math.Abs(winding.Triangle(c, a, b, e)) * min(1, (reach-l)/(reach-r))
 		d := geom.Scale(1/geom.Norm(v), v)

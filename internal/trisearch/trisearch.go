@@ -119,8 +119,23 @@ func (ix *Index) nearest(p geom.Vec, lift func(t int32, a geom.Vec) float64) (in
 // does, bit for bit. Like Triangle, it reads the corners from Positions:
 // a caller that moved vertices after New sees them where they are now.
 func (ix *Index) TriangleDist2(p geom.Vec, t int32) float64 {
+	a, b, c := ix.cornersNow(t)
+	return dist2(&p, a, b, c)
+}
+
+// ClosestOn returns the point of triangle t nearest p, as
+// ClosestOnTriangle(p, a, b, c) for its corners a, b, c does, bit for bit,
+// reading the corners from Positions as TriangleDist2 does.
+func (ix *Index) ClosestOn(p geom.Vec, t int32) geom.Vec {
+	a, b, c := ix.cornersNow(t)
+	x, y, z := closest(&p, a, b, c)
+	return geom.Vec{x, y, z}
+}
+
+// cornersNow returns pointers to triangle t's corners in Positions.
+func (ix *Index) cornersNow(t int32) (a, b, c *geom.Vec) {
 	at := func(v int32) *geom.Vec { return (*geom.Vec)(ix.Positions[3*v : 3*v+3]) }
-	return dist2(&p, at(ix.Triangles[3*t]), at(ix.Triangles[3*t+1]), at(ix.Triangles[3*t+2]))
+	return at(ix.Triangles[3*t]), at(ix.Triangles[3*t+1]), at(ix.Triangles[3*t+2])
 }
 
 // dist2 is the squared distance from p to triangle abc, in scalars.

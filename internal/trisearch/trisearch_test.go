@@ -219,8 +219,9 @@ func BenchmarkClosest(b *testing.B) {
 }
 
 // TriangleDist2 is the squared distance to the vector form's closest
-// point, bit for bit, with the corners where they are now: the robust
-// mesher moves vertices after indexing its boundary.
+// point, and ClosestOn that point, bit for bit, with the corners where
+// they are now: the robust mesher moves vertices after indexing its
+// boundary.
 func TestTriangleDist2(t *testing.T) {
 	r := rand.New(rand.NewSource(6))
 	pos := make([]float64, 3*300)
@@ -240,9 +241,13 @@ func TestTriangleDist2(t *testing.T) {
 		p := geom.Vec{3 * r.NormFloat64(), 3 * r.NormFloat64(), 3 * r.NormFloat64()}
 		for tr := range int32(100) {
 			a, b, c := ix.Triangle(tr)
-			got, want := ix.TriangleDist2(p, tr), geom.Dist2(p, vectorClosest(p, a, b, c))
+			q := vectorClosest(p, a, b, c)
+			got, want := ix.TriangleDist2(p, tr), geom.Dist2(p, q)
 			if math.Float64bits(got) != math.Float64bits(want) {
 				t.Fatalf("triangle %d, p %v: %v, want %v", tr, p, got, want)
+			}
+			if got := ix.ClosestOn(p, tr); got != q {
+				t.Fatalf("triangle %d, p %v: closest %v, want %v", tr, p, got, q)
 			}
 		}
 	}

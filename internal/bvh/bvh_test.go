@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pfmesh/pfmesh/internal/fptest"
 	"github.com/pfmesh/pfmesh/internal/geom"
 )
 
@@ -231,7 +232,7 @@ func TestBoxDist2(t *testing.T) {
 		for i := range int32(tree.NumNodes()) {
 			b := tree.Bounds[6*i : 6*i+6]
 			q := geom.Vec{max(b[0], min(b[3], p[0])), max(b[1], min(b[4], p[1])), max(b[2], min(b[5], p[2]))}
-			if got, want := tree.BoxDist2(i, p), geom.Dist2(p, q); got != want {
+			if got, want := tree.BoxDist2(i, p), geom.Dist2(p, q); !fptest.Same(got, want, want) {
 				t.Fatalf("node %d, p %v: %v, want %v", i, p, got, want)
 			}
 		}

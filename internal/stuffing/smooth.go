@@ -34,7 +34,7 @@ func maxCosDihedral(a, b, c, d geom.Vec) float64 {
 // cosRange returns the smallest and largest cosines of the dihedral
 // angles of tet abcd (2, 2 when a face is too small for a normal).
 func cosRange(a, b, c, d geom.Vec) (lo, hi float64) {
-	return cornerCosRange(&[4]*geom.Vec{&a, &b, &c, &d}, -1, nil)
+	return cornerCosRange(&[4]*geom.Vec{&a, &b, &c, &d})
 }
 
 // faceNormal returns the normal of face k of tet p (opposite corner k,
@@ -45,20 +45,17 @@ func faceNormal(p *[4]geom.Vec, k int) (geom.Vec, float64) {
 	return n, geom.Norm(n)
 }
 
-// cornerCosRange is cosRange of the tet with corners c, bit for bit,
-// where the normal of the face opposite corner fixed, when fixed ≥ 0, is
-// ff's. The stars' searches and the flips evaluate tets in it, so it is
-// written out in scalars on pointers to the corners: the vector form
-// (faceNormal, then pairCosines) copied [3]float64 values through memory
-// at every step, and took twice as long.
-func cornerCosRange(c *[4]*geom.Vec, fixed int, ff *fixedFace) (lo, hi float64) {
+// cornerCosRange is cosRange of the tet with corners c. The stars'
+// searches and the flips evaluate tets in it, so it is written out in
+// scalars on pointers to the corners: the vector form (faceNormal, then
+// pairCosines) copied [3]float64 values through memory at every step,
+// and took twice as long. It computes every face's normal, the fixed
+// face's of a star too, so that a star's tets and the same tets alone
+// are the same float64 whether or not the build fuses multiply-adds.
+func cornerCosRange(c *[4]*geom.Vec) (lo, hi float64) {
 	var n [4][3]float64
 	var l [4]float64
 	for k, f := range tetmesh.TetFaces {
-		if k == fixed {
-			n[k], l[k] = ff.o.Normal(), ff.l
-			continue
-		}
 		a, b, e := c[f[0]], c[f[1]], c[f[2]]
 		ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
 		vx, vy, vz := e[0]-a[0], e[1]-a[1], e[2]-a[2]
@@ -319,7 +316,7 @@ func (st *star) cos(i int, p geom.Vec) float64 {
 	q := &st.corners[i]
 	c := [4]*geom.Vec{&q[0], &q[1], &q[2], &q[3]}
 	c[s] = &p
-	_, hi := cornerCosRange(&c, s, f)
+	_, hi := cornerCosRange(&c)
 	return hi
 }
 

@@ -6,9 +6,9 @@ GO ?= go
 RACE_PKGS = ./format/... ./contact/... ./laplace/... ./internal/...
 RACE_TETGEN = TestSplitRound|TestSlabPass|TestInsertInFrontSerial
 
-.PHONY: test vet unit race readers build bench
+.PHONY: test vet unit race fused readers build bench
 
-test: vet unit race readers
+test: vet unit race fused readers
 
 vet:
 	$(GO) vet ./...
@@ -19,6 +19,15 @@ unit:
 race:
 	$(GO) test -count=1 -race -short $(RACE_PKGS)
 	$(GO) test -count=1 -race -short -run '$(RACE_TETGEN)' ./tetgen
+
+# The exact predicates where Go fuses multiply-adds (arm64 always, amd64
+# from GOAMD64=v3): an amd64 machine with the v3 instructions runs them so.
+V3_FLAGS = avx2 bmi1 bmi2 f16c fma movbe abm
+fused:
+	@v3=yes; [ "$$($(GO) env GOARCH)" = amd64 ] || v3=no; \
+	for f in $(V3_FLAGS); do grep -qw $$f /proc/cpuinfo 2>/dev/null || v3=no; done; \
+	if [ $$v3 = yes ]; then GOAMD64=v3 $(GO) test -count=1 ./internal/geom ./internal/fptest; \
+	else echo "fused: no GOAMD64=v3 on this machine, skipped"; fi
 
 # The C and Python .pfm readers, checked against the Go writer. Debian's
 # python3 (with python3-numpy) covers the numpy path; the first python3 on

@@ -63,8 +63,11 @@ func fastTwoSum(a, b float64) (x, y float64) {
 
 // twoProd returns x = fl(a·b) and the exact error y: a·b = x+y. The fused
 // multiply-add computes a·b − x with a single rounding, which is exact.
+// The conversion rounds x: without it Go may fuse the product into a sum
+// it feeds, as it does on arm64 and on amd64 from GOAMD64=v3, and x would
+// no longer be the float64 that y is the error of.
 func twoProd(a, b float64) (x, y float64) {
-	x = a * b
+	x = float64(a * b)
 	return x, math.FMA(a, b, -x)
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pfmesh/pfmesh/format"
+	"github.com/pfmesh/pfmesh/internal/fptest"
 	"github.com/pfmesh/pfmesh/internal/geom"
 	"github.com/pfmesh/pfmesh/internal/shapes"
 	"github.com/pfmesh/pfmesh/internal/tetmesh"
@@ -604,7 +605,7 @@ func TestSurfaceInsertNearest2(t *testing.T) {
 				}
 			}
 		}
-		if got := ms.ref8.radius2[v]; math.Float64bits(got) != math.Float64bits(want) {
+		if got := ms.ref8.radius2[v]; !fptest.Same(got, want, want) {
 			t.Fatalf("vertex %d: insertion radius² %v, %v from the new tets", v, got, want)
 		}
 		checked++
@@ -654,7 +655,7 @@ func TestCavityNearest2(t *testing.T) {
 					want = min(want, geom.Dist2(m.pos(u), p))
 				}
 			}
-			if got := m.cavityNearest2(p); math.Float64bits(got) != math.Float64bits(want) {
+			if got := m.cavityNearest2(p); !fptest.Same(got, want, want) {
 				t.Fatalf("point %v: cavityNearest2 %v, the boundary faces' corners %v", p, got, want)
 			}
 			checked++

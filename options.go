@@ -49,8 +49,9 @@ type Options struct {
 	Tolerance     float64 `json:"tolerance,omitempty"` // robust path: Hausdorff bound, m; 0 means 1e-3 of the bbox diagonal
 	// TetBudget bounds the default core sizing: edges are no shorter
 	// than a budget of this many tets over the part's volume would give
-	// (input features and explicit size limits may need more). 0 means
-	// DefaultTetBudget; negative means no bound.
+	// (input features and explicit size limits may need more), and the
+	// core's medial samples and sheet points (medial.Options.TetBudget).
+	// 0 means DefaultTetBudget; negative means no bound.
 	TetBudget int `json:"tet_budget,omitempty"`
 
 	// Solver.

@@ -58,8 +58,10 @@ type Options struct {
 	// many tets fill the body (a quality mesh's tets average about a tenth
 	// of their edge length cubed), so that a fine core sizing on a thin or
 	// large part cannot ask for millions of tets; a medial core surface is
-	// made no finer than that either. 0 means DefaultTetBudget; negative
-	// means no bound.
+	// made no finer than that either, the surface samples stop short of
+	// the budget and a sheet's Points are thinned to a tenth of it (a
+	// plate far thinner than that edge). 0 means DefaultTetBudget;
+	// negative means no bound.
 	TetBudget int
 
 	Progress func(stage string, done float64)

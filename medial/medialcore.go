@@ -182,13 +182,27 @@ func (k *kernel) size(p geom.Vec, onCore bool) float64 {
 // the body are left out too: the mesher rejects them (corpus/netgen_hinge.stl
 // had kept balls centred 1.4 to 2 outside it until the sag tolerance
 // stopped applying from beyond a facet's plane; shrink.go).
-func (k *kernel) sheetPoints() []float64 {
+//
+// The balls of a plate lie about its half thickness apart, so a plate much
+// thinner than the tet budget's edge has far more of them than the budget
+// has tets (a 4×4 plate 0.01 to 0.07 thick, stepped: 834 k points, and
+// its build had not ended after five minutes). Beyond tets/10 points (a
+// few tets around each, and at least one point), the points are thinned to keep at
+// least the budget's edge apart, then twice that and so on until there
+// are few enough, larger balls first.
+func (k *kernel) sheetPoints(tets int) []float64 {
 	var pts []float64
 	for _, i := range k.kept {
 		c := k.ax.Centre(int(i))
 		if s := k.sizing(c); k.ax.Alpha[i] < solidAlpha && k.level(c, s, solidAlpha) <= -s && k.o.inside(c, -insideTol*k.ax.Radii[i]) {
 			pts = append(pts, c[:]...)
 		}
+	}
+	if tets < 0 {
+		return pts
+	}
+	for d := k.o.budgetEdge(tets); len(pts)/3 > max(tets/10, 1); d *= 2 {
+		pts = thinPoints(pts, d)
 	}
 	return pts
 }
@@ -200,7 +214,7 @@ func (o *solid) medialCore(opt Options) (*Core, error) {
 		return nil, err
 	}
 	k := newKernel(o, ax)
-	c := &Core{Mode: Medial, Axis: ax, Sizing: k.sizing, Points: k.sheetPoints()}
+	c := &Core{Mode: Medial, Axis: ax, Sizing: k.sizing, Points: k.sheetPoints(opt.TetBudget)}
 	c.Inside = func(p geom.Vec) bool { return k.inside(p, math.Inf(1)) }
 	c.Stats = Stats{Samples: ax.Samples, Balls: ax.NumBalls(), Points: len(c.Points) / 3, MinRadius: math.Inf(1)}
 	lo, hi := geom.Vec{math.Inf(1), math.Inf(1), math.Inf(1)}, geom.Vec{math.Inf(-1), math.Inf(-1), math.Inf(-1)}

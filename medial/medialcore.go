@@ -183,6 +183,14 @@ func (k *kernel) size(p geom.Vec, onCore bool) float64 {
 // had kept balls centred 1.4 to 2 outside it until the sag tolerance
 // stopped applying from beyond a facet's plane; shrink.go).
 //
+// A ball less than a tenth of the budget's edge deep gives no point, unless
+// every one is that thin: its centre is that close to the surface, so the
+// mesh would either make tets that small around it or flat ones (the
+// propeller's blade tips, where the kept sheet runs into the trailing
+// edge: 0.57 mm under the surface against edges of metres, 0.0° tets and
+// a layer depth of 4 mm). Such a thin edge of a thicker part then has no
+// core of its own; a part that thin throughout keeps its points.
+//
 // The balls of a plate lie about its half thickness apart, so a plate much
 // thinner than the tet budget's edge has far more of them than the budget
 // has tets (a 4×4 plate 0.01 to 0.07 thick, stepped: 834 k points, and
@@ -191,12 +199,20 @@ func (k *kernel) size(p geom.Vec, onCore bool) float64 {
 // least the budget's edge apart, then twice that and so on until there
 // are few enough, larger balls first.
 func (k *kernel) sheetPoints(tets int) []float64 {
-	var pts []float64
+	var pts, thin []float64
+	cut := k.o.budgetEdge(tets) / 10
 	for _, i := range k.kept {
 		c := k.ax.Centre(int(i))
 		if s := k.sizing(c); k.ax.Alpha[i] < solidAlpha && k.level(c, s, solidAlpha) <= -s && k.o.inside(c, -insideTol*k.ax.Radii[i]) {
-			pts = append(pts, c[:]...)
+			if k.ax.Radii[i] < cut {
+				thin = append(thin, c[:]...)
+			} else {
+				pts = append(pts, c[:]...)
+			}
 		}
+	}
+	if len(pts) == 0 {
+		pts = thin
 	}
 	if tets < 0 {
 		return pts

@@ -155,3 +155,37 @@ func TestTetBudgetThinPlate(t *testing.T) {
 		t.Fatalf("%d Core points with a budget of 5 tets, want 1", n)
 	}
 }
+
+// TestSheetPointsOffThinEdges: the sheet of a 5° wedge runs into its sharp
+// edge with radii falling to 0; no Core point lies closer to the surface
+// than a tenth of the tet budget's edge (its distance taken over the
+// convex wedge's face planes), and points remain further in.
+func TestSheetPointsOffThinEdges(t *testing.T) {
+	s := shapes.Wedge(5, 1, 0.3)
+	c, err := medial.Build(s, medial.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vol := 0.5 * math.Sin(5*math.Pi/180) * 0.3
+	cut := math.Cbrt(vol/(0.1*medial.DefaultTetBudget)) / 10
+	n := len(c.Points) / 3
+	if n == 0 {
+		t.Fatal("no Core points in the wedge")
+	}
+	closest := math.Inf(1)
+	for i := range n {
+		p := geom.At(c.Points, int32(i))
+		d := math.Inf(1)
+		for f := range s.NumTriangles() {
+			q := s.Triangles[3*f : 3*f+3]
+			a, b, e := geom.At(s.Positions, q[0]), geom.At(s.Positions, q[1]), geom.At(s.Positions, q[2])
+			nrm := geom.Cross(geom.Sub(b, a), geom.Sub(e, a))
+			d = min(d, -geom.Dot(geom.Sub(p, a), nrm)/geom.Norm(nrm))
+		}
+		closest = min(closest, d)
+	}
+	t.Logf("%d points, the closest %.3g from the surface (cut %.3g)", n, closest, cut)
+	if closest < cut*(1-1e-6) {
+		t.Fatalf("a Core point lies %.3g from the surface, under a tenth of the budget's edge %.3g", closest, cut)
+	}
+}

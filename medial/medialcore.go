@@ -195,9 +195,9 @@ func (k *kernel) size(p geom.Vec, onCore bool) float64 {
 // thinner than the tet budget's edge has far more of them than the budget
 // has tets (a 4×4 plate 0.01 to 0.07 thick, stepped: 834 k points, and
 // its build had not ended after five minutes). Beyond tets/10 points (a
-// few tets around each, and at least one point), the points are thinned to keep at
-// least the budget's edge apart, then twice that and so on until there
-// are few enough, larger balls first.
+// few tets around each; at least one point), the points are thinned to
+// keep at least the budget's edge apart, then twice that and so on until
+// there are few enough, larger balls first.
 func (k *kernel) sheetPoints(tets int) []float64 {
 	var pts, thin []float64
 	cut := k.o.budgetEdge(tets) / 10

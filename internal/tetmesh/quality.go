@@ -204,8 +204,16 @@ func measureTets(m *Mesh, tets []int32) Quality {
 		for _, x := range cosv[1:] {
 			clo, chi = min(clo, x), max(chi, x)
 		}
-		lo := dihedralAngle(clo) * 180 / math.Pi
-		q.MaxDihedral = max(q.MaxDihedral, dihedralAngle(chi)*180/math.Pi)
+		lo, hi := dihedralAngle(clo)*180/math.Pi, dihedralAngle(chi)*180/math.Pi
+		if math.IsNaN(clo) {
+			// A face whose cross product is zero: its corners are
+			// collinear to rounding, though the exact predicate may find
+			// the tet positive (a Steiner point of an input edge, a
+			// rounding off that edge's line, with its two ends: FuzzBuild
+			// met one in a coarse mesh). Such a tet is flat.
+			lo, hi = 0, 180
+		}
+		q.MaxDihedral = max(q.MaxDihedral, hi)
 		q.MinDihedral = min(q.MinDihedral, lo)
 		q.DihedralHist[min(6, int(lo/10))]++
 		re := RadiusEdge(a, b, c, d)

@@ -181,3 +181,25 @@ func TestMinDihedralCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureQualityCollinearFace: a tet one of whose faces has a zero
+// cross product in floating point — a Steiner point of an input edge, a
+// rounding off the edge's line, with the edge's two ends; FuzzBuild's
+// coarse mesh of an integer height field had this one, which the exact
+// predicate finds positive — measures as flat, 0° to 180°, in the first
+// bin, instead of a NaN angle that indexed the histogram out of range.
+func TestMeasureQualityCollinearFace(t *testing.T) {
+	m := &Mesh{Positions: []float64{
+		2, 3, 8,
+		2, 2, 1,
+		1, 2, 8,
+		1.3827396060044141, 2, 5.3208227579691005,
+	}, Tets: []int32{0, 1, 2, 3}}
+	if o := geom.Orient3D(m.Vertex(0), m.Vertex(1), m.Vertex(2), m.Vertex(3)); o <= 0 {
+		t.Fatalf("orientation %v: the tet is meant to be positive", o)
+	}
+	q := MeasureQuality(m)
+	if q.MinDihedral != 0 || q.MaxDihedral != 180 || q.DihedralHist[0] != 1 || !(q.MaxRadiusEdge > 1e6) {
+		t.Fatalf("quality %+v, want 0° to 180°, one tet in the first bin, a huge radius-edge ratio", q)
+	}
+}

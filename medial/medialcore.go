@@ -200,7 +200,8 @@ func (k *kernel) size(p geom.Vec, onCore bool) float64 {
 // there are few enough, larger balls first.
 func (k *kernel) sheetPoints(tets int) []float64 {
 	var pts, thin []float64
-	cut := k.o.budgetEdge(tets) / 10
+	edge := k.o.budgetEdge(tets) // 0 without a budget
+	cut := edge / 10
 	for _, i := range k.kept {
 		c := k.ax.Centre(int(i))
 		if s := k.sizing(c); k.ax.Alpha[i] < solidAlpha && k.level(c, s, solidAlpha) <= -s && k.o.inside(c, -insideTol*k.ax.Radii[i]) {
@@ -217,7 +218,7 @@ func (k *kernel) sheetPoints(tets int) []float64 {
 	if tets < 0 {
 		return pts
 	}
-	for d := k.o.budgetEdge(tets); len(pts)/3 > max(tets/10, 1); d *= 2 {
+	for d := edge; len(pts)/3 > max(tets/10, 1); d *= 2 {
 		pts = thinPoints(pts, d)
 	}
 	return pts

@@ -22,9 +22,13 @@ import (
 //   - star shapes: an icosphere whose vertices are scaled by radii the
 //     bytes give, in general position (a cone over each triangle from
 //     the centre holds it alone, so the surface is embedded).
+//   - prisms: a star-shaped polygon of 3 to 12 corners at radii the
+//     bytes give (sharp and reflex corners), extruded.
 //
-// A third byte picks the options: quality mode at the default bound or
-// at √2, coarse mode, flat faces merged or not.
+// The first byte picks the family; the second the options: quality mode
+// at the default bound or at √2, coarse mode, flat faces merged or not,
+// and caller points (some tagged Core) in a box the family keeps
+// strictly inside.
 func FuzzBuild(f *testing.F) {
 	f.Add([]byte{0, 0, 2, 2, 3, 1, 4, 1, 5, 9, 2, 6})
 	f.Add([]byte{0, 5, 3, 1, 0, 7, 0, 7, 0, 7, 0, 7, 0, 7, 0, 7, 0, 7, 0xaa, 0x55})
@@ -71,11 +75,11 @@ func FuzzBuild(f *testing.F) {
 
 // heightField returns the closed surface of {0 ≤ z ≤ h(x, y)} over an
 // n×m grid of unit cells (n, m from 1 to 4), h at each grid point from 1
-// to 8, then every z scaled by the first byte's choice of 1, 1/2 or
-// 1/4 (a plate; quality mode makes tets of about the smallest
-// thickness throughout, so a thinner one would take long) and the diagonals of the top cells chosen by the
-// bytes; the sides and bottom are split at the grid lines, so the
-// surface has no T-junctions.
+// to 8, then every z scaled by the first byte's choice of 1, 1/2 or 1/4
+// (a plate: quality mode makes tets about its smallest thickness all
+// over, so a thinner one takes long), and the diagonals of the top cells
+// chosen by the bytes; the sides and bottom are split at the grid lines,
+// so the surface has no T-junctions.
 func heightField(data []byte) (s *format.Surface, lo, hi geom.Vec) {
 	next := func() byte {
 		if len(data) == 0 {
@@ -142,7 +146,7 @@ func heightField(data []byte) (s *format.Surface, lo, hi geom.Vec) {
 
 // starShape returns a level-1 icosphere (42 vertices) with each vertex
 // scaled by a radius from 0.5 to 1.25 that the bytes give (1 where they
-// have run out). Its faces' planes are at least 0.4 from the centre.
+// have run out). Its faces are about 0.4 or more from the centre.
 func starShape(data []byte) (s *format.Surface, lo, hi geom.Vec) {
 	s = shapes.Icosphere(1, 1)
 	for v := range s.NumVertices() {

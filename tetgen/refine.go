@@ -58,7 +58,10 @@ import (
 // Below 2 too, the mesh graded away from the close-crease pass's points
 // (their descendants by the parent relation) is refined as at 2
 // (closeBornBound): the tighter bound multiplied the vertices there
-// without ending sooner.
+// without ending sooner. And below 2 a chain of splits runs on through
+// the subface and subsegment splits a tet's split asks for: the point
+// such a split inserts continues the chain of the tet that asked for it
+// (maxLosses), where from 2 up it starts a chain of its own.
 // A tet these rules stop keeps its shape. A split for a size bound
 // (MaxVolume, EdgeLength, Sizing) has a rule of its own: its
 // circumcentre goes no nearer to the vertices of its cavity than sizeGap
@@ -152,8 +155,13 @@ type refiner struct {
 	born      bool
 	// losses counts, per vertex, the splits for shape along its chain of
 	// parents that put their vertex nearer to its neighbours than the
-	// parent's insertion radius (see maxLosses).
-	losses []uint8
+	// parent's insertion radius (see maxLosses); parent is the parent of
+	// the tet being split for its shape, whose chain its circumcentre
+	// continues, and below growingBound (surfaceChains) the surface
+	// points it asks for too (−1 outside such a split).
+	losses        []uint8
+	parent        int32
+	surfaceChains bool
 }
 
 // splitKey names a split for refiner.failed: of subface f (e = −1) or of
@@ -265,11 +273,25 @@ const maxAttempts = 3
 // 0.55 M; 618 k with the limit); stlmodels_gearwheel.bin.stl with
 // MergeCoplanar and the volume bound that gives about a million tets
 // (0.0223) lost up to 100 times: 2.21 M tets, 7.49° (955 k, 15.0° with
-// the limit). Without size bounds the corpus's chains
+// the limit). Without size bounds the corpus's chains of circumcentres
 // lose at most 10 times (stlmodels_gearwheel.bin.stl with MergeCoplanar
 // at -q 1.414), so the limit leaves those meshes alone — except
 // cura_pbr3d_g1_buildplate.stl as given at -q 2, whose refinement loses
 // up to 19 times in many places and reaches the cap either way.
+// Below growingBound chains also run through the surface splits a tet
+// asks for (session 31). Where each surface point began a chain of its
+// own, at -q 1.414 the apex of a spike where six input edges meet 21.6°
+// apart (above the protecting balls' 20.7° there) had its tets ask for
+// subface splits that asked for subsegment splits on concentric shells
+// at the apex, each shell half as far out, down to 3.7e−9, where the
+// zero-pressure stage met a tet flat to rounding and Build failed
+// (TestRefineEndsAtSpikeApex). As a surface point's insertion radius is
+// known only once it is in, a tet whose parent's chain has lost
+// maxLosses times asks for no surface split (chainEnds). From 2 up,
+// where the radii along a chain do not fall (growingBound), the rule
+// moved most corpus meshes with small input angles, minima both ways,
+// and the propeller's default build took a fifth longer in its sliver
+// stage (docs/meshing.md): there surface points still start chains.
 const maxLosses = 12
 
 // growingBound is the radius-edge bound below which refinement refuses
@@ -395,6 +417,7 @@ func (ms *mesher) startRefine() *refiner {
 	r.radius2 = make([]float64, len(ms.kind))
 	r.closeBorn = make([]bool, len(ms.kind))
 	r.losses = make([]uint8, len(ms.kind))
+	r.parent, r.surfaceChains = -1, o.Quality < growingBound
 	for i := range r.radius2 {
 		r.radius2[i] = math.Inf(1)
 	}
@@ -590,7 +613,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 	cc, r2 := geom.Add(m.pos(m.c[t<<3]), sh.off), sh.r2
 	// The local rules that end refinement (see the top of the file).
 	shape, floor2 := why == badShape, sizeGap*sizeGap*r2
-	r.born = false
+	r.born, r.parent = false, -1
 	var parent int32
 	if shape {
 		// The shortest edge, once: the rules below asked for it up to
@@ -611,6 +634,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 			f = 1
 		}
 		floor2 = f * f * r.radius2[parent]
+		r.parent = parent
 	}
 	v := ms.addVertex(cc, vVolume, -1, onNone)
 	t0, blocked := m.locate(v, t)
@@ -618,7 +642,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 		// Outside the body (or beyond the core surface): the subface in
 		// the way is split if the point encroaches it.
 		ms.popVertex()
-		if n := m.across(blocked); n >= noTet || !ms.encroaches(cc, refSubface(n)) || !ms.splitSubfaceRefine(refSubface(n), shape) {
+		if n := m.across(blocked); n >= noTet || r.chainEnds() || !ms.encroaches(cc, refSubface(n)) || !ms.splitSubfaceRefine(refSubface(n), shape) {
 			r.giveUp(t)
 			return
 		}
@@ -646,6 +670,10 @@ func (ms *mesher) splitTet(t int32, why int) {
 	if len(enc) > 0 {
 		m.clearMarks()
 		ms.popVertex()
+		if r.chainEnds() {
+			r.giveUp(t)
+			return
+		}
 		split, fine := false, true
 		for _, f := range enc {
 			// An earlier split may have replaced it: test again. (A
@@ -719,8 +747,7 @@ func (ms *mesher) splitTet(t int32, why int) {
 	m.fillCavity(v)
 	ms.tagSteiner(v)
 	ms.rep.SteinerVolume++
-	ms.afterInsert(d2)
-	r.losses[v] = losses
+	ms.afterInsert(d2, true)
 }
 
 // shortestEdge returns the vertices of tet t's shortest edge, the later
@@ -824,8 +851,10 @@ func sortedTet(q []int32) [4]int32 {
 
 // afterInsert queues the new tets of the last insertion, whose vertex,
 // the last, is at squared distance near2 from its nearest vertex (one
-// of the cavity's boundary), and judges them.
-func (ms *mesher) afterInsert(near2 float64) {
+// of the cavity's boundary), and judges them. chained says whether the
+// vertex continues the chain of the tet being split for its shape
+// (refiner.parent).
+func (ms *mesher) afterInsert(near2 float64, chained bool) {
 	m, r := ms.m, ms.ref8
 	for len(r.radius2) < len(ms.kind) {
 		r.radius2 = append(r.radius2, math.Inf(1))
@@ -838,8 +867,25 @@ func (ms *mesher) afterInsert(near2 float64) {
 	for len(r.losses) < len(ms.kind) {
 		r.losses = append(r.losses, 0)
 	}
-	r.losses[len(ms.kind)-1] = 0 // a surface vertex starts chains; splitTet sets its own
+	// A vertex continues the chain of the tet whose split for shape
+	// inserted it (chained); any other starts one.
+	l := uint8(0)
+	if chained && r.parent >= 0 {
+		l = r.losses[r.parent]
+		if near2 < r.radius2[r.parent] {
+			l++
+		}
+	}
+	r.losses[len(ms.kind)-1] = l
 	ms.judge(m.newTets)
+}
+
+// chainEnds reports whether the tet being split for its shape may ask
+// for no surface split: below growingBound, its parent's chain has lost
+// maxLosses times, and the split's vertex, whose insertion radius is
+// known only once it is inserted, might lose once more.
+func (r *refiner) chainEnds() bool {
+	return r.surfaceChains && r.parent >= 0 && r.losses[r.parent] >= maxLosses
 }
 
 // subfaceCircle returns the circumcentre and squared circumradius of
@@ -1057,7 +1103,7 @@ func (ms *mesher) nearInStar(a, b int32, search int, visit func(x int32) bool) b
 // about six times as many, it took 1.4 % of the instructions of
 // cura_pbr3d_g1_buildplate.stl's build with MergeCoplanar at -q 1.414.
 func (ms *mesher) afterSurfaceInsert() {
-	ms.afterInsert(ms.m.cavityNearest2(ms.m.pos(int32(len(ms.kind) - 1))))
+	ms.afterInsert(ms.m.cavityNearest2(ms.m.pos(int32(len(ms.kind)-1))), ms.ref8.surfaceChains)
 }
 
 // The core surface is the mesher's own construction, not the user's

@@ -210,6 +210,51 @@ func TestRefineEndsBelowBoundTwo(t *testing.T) {
 	t.Logf("%d tets, %d vertices added for shape, %d tets with their shortest edge across a small angle", live, ms.shapeVertices, across)
 }
 
+// TestRefineEndsAtSpikeApex meshes, at the bound √2, a star shape
+// (FuzzBuild's) with a spike where six input edges meet, 21.6° apart at
+// the least: above the angle protecting balls take (20.7° at √2), yet
+// the apex's tets asked for subface splits, which asked for splits of
+// the six subsegments at the apex on concentric shells, each half as far
+// out as the one before, down to 3.7e−9, where the zero-pressure stage
+// met a tet flat to rounding and Build failed. Below growingBound those
+// shells continue the chains of the tets that asked for them
+// (maxLosses): the cascade now ends after at most maxLosses halvings,
+// and the mesh's shortest edge is within about 2^−maxLosses of the
+// input's.
+func TestRefineEndsAtSpikeApex(t *testing.T) {
+	s, _, _ := starShape([]byte(" \x00'0\x00,X70\xf9b000\x00\xff\xffx"))
+	for _, merge := range []bool{false, true} {
+		m, _, err := Build(s, Options{Quality: math.Sqrt2, MergeCoplanar: merge})
+		if err != nil {
+			t.Fatalf("MergeCoplanar %v: %v", merge, err)
+		}
+		if merge {
+			checkMergedMesh(t, s, m)
+		} else {
+			checkMesh(t, s, m)
+		}
+		input, mesh := shortestEdge(s.Positions, s.Triangles, 3), shortestEdge(m.Positions, m.Tets, 4)
+		t.Logf("MergeCoplanar %v: %d tets, shortest edge %.3g (input %.3g)", merge, m.NumTets(), mesh, input)
+		if limit := input * math.Ldexp(1, -maxLosses-2); mesh < limit {
+			t.Errorf("MergeCoplanar %v: shortest edge %.3g, below %.3g: refinement cascaded into the apex", merge, mesh, limit)
+		}
+	}
+}
+
+// shortestEdge returns the length of the shortest edge of the cells of
+// n vertices each in cells, over the positions xyz.
+func shortestEdge(xyz []float64, cells []int32, n int) float64 {
+	best := math.Inf(1)
+	for c := 0; c < len(cells); c += n {
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				best = min(best, geom.Dist2(geom.At(xyz, cells[c+i]), geom.At(xyz, cells[c+j])))
+			}
+		}
+	}
+	return math.Sqrt(best)
+}
+
 // TestRefineRuleSilentWithoutSmallAngles meshes an icosphere, whose
 // triangles have no angle below 50°: the local rules have no apex to
 // protect and no tet to stop, and every tet meets the radius-edge bound,

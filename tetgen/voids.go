@@ -1,6 +1,7 @@
 package tetgen
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -25,7 +26,9 @@ import (
 // Tets go first, then faces, then edges, rescanning after each kind: one
 // point in the middle of a tet usually clears many faces and edges, which
 // keeps the coarse mesh small (the icosahedron gets one centre point and
-// 20 tets).
+// 20 tets). A face of three points of one input edge has no area for a
+// point to split: it is mended by a flip (splitSpanningEdge), where no
+// point did.
 
 // voidSimplex is a zero-pressure tet, face or edge: its vertices (2 to 4).
 type voidSimplex struct {
@@ -75,6 +78,10 @@ func (ms *mesher) splitVoids() error {
 			}
 			if v < 0 && !ms.opt.Coarse {
 				v = ms.splitVoidCentred(sx, anyFlat)
+			}
+			if v < 0 && ms.splitSpanningEdge(sx) {
+				split++
+				continue
 			}
 			if v < 0 {
 				// Splits of its neighbours may free it: skip it while
@@ -528,4 +535,64 @@ func (ms *mesher) holder(sx voidSimplex) int32 {
 		return h[0]
 	}
 	return -1
+}
+
+// splitSpanningEdge removes a zero-pressure face whose three vertices
+// are points of one input edge: a flat tet pair around an edge a–b that
+// spans the third, m, which lies between them on the segment. Such an
+// edge is left when m's insertion kept, by rounding, a tet of a and b
+// on its far side (m off their line by an ulp, so the tet is positive
+// by the exact predicate): no point splits the face, its area being
+// nil. The tets around a–b are split at m instead, each into two, and
+// the two that have m dropped — what inserting m on a–b makes — if every
+// new tet is positive. It reports whether it did.
+func (ms *mesher) splitSpanningEdge(sx voidSimplex) bool {
+	if sx.n != 3 {
+		return false
+	}
+	m := ms.m
+	seg := int32(-1)
+	for _, v := range sx.v[:3] {
+		if ms.kind[v] == vSegment {
+			seg = ms.ref[v]
+		}
+	}
+	if seg < 0 {
+		return false
+	}
+	e0, e1 := ms.segEnds[2*seg], ms.segEnds[2*seg+1]
+	for _, v := range sx.v[:3] {
+		if !(ms.kind[v] == vSegment && ms.ref[v] == seg || v == e0 || v == e1) {
+			return false
+		}
+	}
+	// Order the three along the segment: m is the middle one.
+	p0, d := m.pos(e0), geom.Sub(m.pos(e1), m.pos(e0))
+	v := sx.v
+	along := func(x int32) float64 { return geom.Dot(geom.Sub(m.pos(x), p0), d) }
+	slices.SortFunc(v[:3], func(x, y int32) int { return cmp.Compare(along(x), along(y)) })
+	a, mid, b := v[0], v[1], v[2]
+	hs := ms.holders(sx)
+	if len(hs) == 0 {
+		return false
+	}
+	tets, link, ok := m.ring(a, b, hs[0], nil, nil)
+	if !ok {
+		return false
+	}
+	var newq [][4]int32
+	for i := range link {
+		x, y := link[i], link[(i+1)%len(link)]
+		if x == mid || y == mid {
+			continue
+		}
+		for _, q := range [2][4]int32{{a, mid, x, y}, {mid, b, x, y}} {
+			if geom.Orient3DAt(m.xyz, q[0], q[1], q[2], q[3]) <= 0 {
+				return false
+			}
+			newq = append(newq, q)
+		}
+	}
+	m.replaceTets(tets, newq)
+	return true
 }

@@ -96,6 +96,32 @@ func TestAMGLaplacian1D(t *testing.T) {
 	t.Logf("%d levels, %d iterations", len(h.levels), res.iterations)
 }
 
+// A coarsest level that factors but is ill-conditioned beyond gonum's
+// ConditionTolerance (1e16) is still solved: SolveVecTo reports
+// mat.Condition after solving, and the cycle must not take that for a
+// failure (the gearwheel's --coarse build panicked so). The 2×2 matrix
+// [[1, c], [c, 1]] with c = −(1 − 2⁻⁵³) has condition number about
+// 1.8e16; for b = (1, 1) the solution is 1/(1 + c) in both entries.
+func TestAMGIllConditionedCoarsest(t *testing.T) {
+	c := -(1 - math.Ldexp(1, -53))
+	a := tridiagonal(t, 2, 1, c)
+	h, err := newAMG(&a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.levels) != 1 || h.chol == nil {
+		t.Fatalf("%d levels, dense factor %v", len(h.levels), h.chol != nil)
+	}
+	z := make([]float64, 2)
+	h.apply(z, []float64{1, 1})
+	want := 1 / (1 + c)
+	for i, v := range z {
+		if math.Abs(v-want) > 1e-6*want {
+			t.Errorf("z[%d] = %g, want %g", i, v, want)
+		}
+	}
+}
+
 // Aggregation over several segments in parallel: the aggregates do not
 // depend on the number of threads, every unknown with a strong coupling is
 // in one, each aggregate is connected through strong couplings, and the

@@ -217,6 +217,13 @@ func measureTets(m *Mesh, tets []int32) Quality {
 		q.MinDihedral = min(q.MinDihedral, lo)
 		q.DihedralHist[min(6, int(lo/10))]++
 		re := RadiusEdge(a, b, c, d)
+		if !(re <= math.MaxFloat64) {
+			// Flat in floating point (zero volume, though the exact
+			// predicate may find it positive): no finite ratio. The
+			// largest float64 stands for it, which JSON can carry (the
+			// report a .pfm file keeps): +Inf made writing it fail.
+			re = math.MaxFloat64
+		}
 		q.MaxRadiusEdge = max(q.MaxRadiusEdge, re)
 		bin := 0
 		for i, lower := range RadiusEdgeBins {

@@ -1,6 +1,7 @@
 package tetmesh
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -201,5 +202,20 @@ func TestMeasureQualityCollinearFace(t *testing.T) {
 	q := MeasureQuality(m)
 	if q.MinDihedral != 0 || q.MaxDihedral != 180 || q.DihedralHist[0] != 1 || !(q.MaxRadiusEdge > 1e6) {
 		t.Fatalf("quality %+v, want 0° to 180°, one tet in the first bin, a huge radius-edge ratio", q)
+	}
+}
+
+// A tet of four coplanar points (zero volume in floating point) has no
+// finite radius-edge ratio: it counts as math.MaxFloat64, in the last
+// bin, and the Quality encodes as JSON, as the report a .pfm file keeps
+// must (+Inf made the write fail).
+func TestMeasureQualityFlatTetEncodes(t *testing.T) {
+	m := &Mesh{Positions: []float64{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, Tets: []int32{0, 1, 2, 3}}
+	q := MeasureQuality(m)
+	if q.MaxRadiusEdge != math.MaxFloat64 || q.RadiusEdgeHist[len(q.RadiusEdgeHist)-1] != 1 {
+		t.Errorf("quality %+v: want the largest float64 ratio, in the last bin", q)
+	}
+	if _, err := json.Marshal(q); err != nil {
+		t.Error(err)
 	}
 }

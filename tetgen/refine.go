@@ -732,11 +732,8 @@ func (ms *mesher) splitTet(t int32, why int) {
 	// (example001 2.47° → 1.60°, matgeom_mushroom.off 12.6° → 13.8°).
 	leavesTet := false
 	if shape {
-		losses = r.losses[parent]
-		if d2 < r.radius2[parent] {
-			losses++
-			leavesTet = (ms.opt.MaxVolume > 0 || ms.opt.EdgeLength > 0) && m.mark[t] != inCavity
-		}
+		losses = r.chainLosses(d2)
+		leavesTet = losses > r.losses[parent] && (ms.opt.MaxVolume > 0 || ms.opt.EdgeLength > 0) && m.mark[t] != inCavity
 	}
 	if d2 < centreGap*centreGap*r2 || d2 < floor2 || shape && r.balls.covers(cc) || losses > maxLosses || leavesTet {
 		m.clearMarks()
@@ -871,13 +868,21 @@ func (ms *mesher) afterInsert(near2 float64, chained bool) {
 	// inserted it (chained); any other starts one.
 	l := uint8(0)
 	if chained && r.parent >= 0 {
-		l = r.losses[r.parent]
-		if near2 < r.radius2[r.parent] {
-			l++
-		}
+		l = r.chainLosses(near2)
 	}
 	r.losses[len(ms.kind)-1] = l
 	ms.judge(m.newTets)
+}
+
+// chainLosses returns the losses of the chain of the tet being split for
+// its shape (r.parent ≥ 0) once a vertex at squared distance near2 from
+// its nearest vertex continues it.
+func (r *refiner) chainLosses(near2 float64) uint8 {
+	l := r.losses[r.parent]
+	if near2 < r.radius2[r.parent] {
+		l++
+	}
+	return l
 }
 
 // chainEnds reports whether the tet being split for its shape may ask

@@ -13,11 +13,17 @@ import (
 
 // When the exact path fails, an automatic choice builds on the robust path
 // and says why; an explicit --mesher exact reports the failure instead.
+// The failure comes after the exact mesher has run (as when the solve
+// refuses its mesh): the report then describes the robust mesh alone.
 func TestExactFailureFallsBack(t *testing.T) {
 	defer func(f func(*format.Surface, *format.Surface, Options, *Report, func(string) func(string, float64)) (*tetmesh.Mesh, error)) {
 		meshExact = f
 	}(meshExact)
-	meshExact = func(*format.Surface, *format.Surface, Options, *Report, func(string) func(string, float64)) (*tetmesh.Mesh, error) {
+	exact := meshExact
+	meshExact = func(s, core *format.Surface, opt Options, rep *Report, progress func(string) func(string, float64)) (*tetmesh.Mesh, error) {
+		if _, err := exact(s, core, opt, rep, progress); err != nil {
+			return nil, err
+		}
 		return nil, errors.New("meshing: injected failure")
 	}
 	s := shapes.Box(1, 1, 1, 1)
@@ -30,6 +36,11 @@ func TestExactFailureFallsBack(t *testing.T) {
 	}
 	if err := p.Validate(); err != nil {
 		t.Error(err)
+	}
+	q := tetmesh.MeasureQuality(&tetmesh.Mesh{Positions: p.Positions, Tets: p.Tets})
+	if rep.ExactMesh != nil || rep.Tets != p.NumTets() || rep.MinDihedral != q.MinDihedral {
+		t.Errorf("report: exact mesh %v, %d tets, min dihedral %g; the file has %d tets, min dihedral %g",
+			rep.ExactMesh != nil, rep.Tets, rep.MinDihedral, p.NumTets(), q.MinDihedral)
 	}
 	if _, _, err := BuildSurface(s, Options{Modulus: 1e6, Mesher: MesherExact}); err == nil || !strings.Contains(err.Error(), "injected failure") {
 		t.Errorf("--mesher exact: error %v, want the exact path's", err)

@@ -107,7 +107,9 @@ func BuildSurface(s *format.Surface, opt Options) (*format.PFM, *Report, error) 
 	if err != nil && rep.Mesher == MesherExact && opt.Mesher == MesherAuto {
 		// The robust path takes any surface the exact one takes; an
 		// automatic choice falls back to it rather than fail, and says so.
-		rep.Mesher = MesherRobust
+		// The report describes the mesh in the file: none of the exact
+		// path's, even where it meshed and the solve failed.
+		rep.Mesher, rep.ExactMesh = MesherRobust, nil
 		rep.MesherReasons = append(rep.MesherReasons, "the exact path failed: "+err.Error())
 		rep.stage("fallback", "exact path failed ("+err.Error()+"); robust path")
 		mesh, field, err = meshAndSolve(s, clean, coreFile, opt, rep, progress)

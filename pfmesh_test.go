@@ -250,6 +250,41 @@ func TestBuildGearwheelEnds(t *testing.T) {
 	}
 }
 
+// A coarse build of every corpus model the exact path takes stays on it,
+// with flat faces merged and kept as triangles: the mesher must leave no
+// tet the solve refuses (flat in floating point, though positive by the
+// exact predicate). The lever (both ways) and the propeller (triangles
+// kept) fell back to the robust path's ~10× larger meshes when void
+// splits left such tets, or none could split a flat tet on a planar wall.
+func TestCorpusCoarseStaysExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus builds are slow")
+	}
+	dir := corpus.Dir(t)
+	for _, e := range corpus.Manifest(t, dir) {
+		s, err := format.ReadSurface(e.Path(dir), format.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if clean, _ := format.Clean(s, format.CleanOptions{}); format.Diagnose(clean).Verdict.Path != format.PathExact {
+			continue // the robust path's own tests cover these
+		}
+		for _, keep := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/keep-triangles=%v", e["file"], keep), func(t *testing.T) {
+				t.Parallel()
+				p, rep, err := pfmesh.Build(e.Path(dir), pfmesh.Options{Modulus: 1e6, Coarse: true, KeepTriangles: keep})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Mesher != pfmesh.MesherExact {
+					t.Fatalf("fell back to the %s path: %v", rep.Mesher, rep.MesherReasons)
+				}
+				checkField(t, e["file"], p, rep)
+			})
+		}
+	}
+}
+
 // A verbose build lists the exact mesher's own stages under its line, so a
 // slow build says where its time went.
 func TestWriteStagesListsMesherStages(t *testing.T) {

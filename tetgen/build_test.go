@@ -44,6 +44,14 @@ func checkBoundary(tb testing.TB, s *format.Surface, m *Mesh, group []int32) {
 	if err := tetmesh.Validate(m); err != nil {
 		tb.Fatal(err)
 	}
+	// The solve asks more than the exact predicate: a volume positive in
+	// floating point too.
+	for t := range m.NumTets() {
+		q := m.Tets[4*t : 4*t+4]
+		if v := geom.TetVolume(m.Vertex(q[0]), m.Vertex(q[1]), m.Vertex(q[2]), m.Vertex(q[3])); !(v > 0) {
+			tb.Fatalf("tet %d %v has volume %g in floating point", t, q, v)
+		}
+	}
 	for i, x := range s.Positions {
 		if m.Positions[i] != x {
 			tb.Fatalf("input vertex %d moved: %v → %v", i/3, x, m.Positions[i])

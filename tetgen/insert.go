@@ -21,9 +21,10 @@ const (
 )
 
 // insertInside inserts vertex v, which should lie strictly inside the
-// body, searching from tet hint. On failure the mesh is unchanged; for a
-// duplicate, dup is the vertex already there.
-func (ms *mesher) insertInside(v, hint int32) (status int, dup int32) {
+// body, searching from tet hint. It fails (hidden) where a new tet's
+// smallest dihedral sine would be below minSine. On failure the mesh is
+// unchanged; for a duplicate, dup is the vertex already there.
+func (ms *mesher) insertInside(v, hint int32, minSine float64) (status int, dup int32) {
 	m := ms.m
 	t, blocked := m.locate(v, hint)
 	if blocked >= 0 {
@@ -42,7 +43,7 @@ func (ms *mesher) insertInside(v, hint int32) (status int, dup int32) {
 		}
 	}
 	m.findCavity(v, t)
-	if !m.starShape(v, t, false) {
+	if !m.starShape(v, t, false) || minSine > 0 && m.coneBelow(v, minSine) {
 		m.clearMarks()
 		return hidden, -1
 	}
@@ -141,7 +142,7 @@ func (ms *mesher) insertPoints() error {
 		}
 		v := ms.addVertex(p, vPoint, i, onNone)
 		ms.tag[v] = tag
-		switch st, d := ms.insertInside(v, hint); st {
+		switch st, d := ms.insertInside(v, hint, 0); st {
 		case inserted:
 			ms.rep.PointsInserted++
 			hint = ms.m.newTets[0]
@@ -412,6 +413,12 @@ func (m *tri) subfaceConeBelow(t, v int32, minSine float64) bool {
 		}
 	}
 	return false
+}
+
+// coneBelow reports whether a tet of the cone from v over the cavity's
+// boundary would have a dihedral sine below minSine.
+func (m *tri) coneBelow(v int32, minSine float64) bool {
+	return slices.ContainsFunc(m.bnd, func(f int32) bool { return !m.faceHasGhost(f) && m.faceMinSine(f, v) < minSine })
 }
 
 // faceMinSine returns the smallest dihedral sine of the tet that cavity

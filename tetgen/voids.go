@@ -55,8 +55,15 @@ func (ms *mesher) splitVoids() error {
 			// Refined: the middle of the holders, then the centre, then
 			// off the surface; the centre last if the holders are flat
 			// (it may lie on the surface). Coarse: the centre. Then a
-			// forced point nearby, and last any point in the middle of
-			// the holders, even one that makes flat tets.
+			// forced point nearby, and, refined, last any point in the
+			// middle of the holders, even one that makes flat tets.
+			// Coarse mode has no later stage to mend a flat tet, and the
+			// solve refuses one flat in floating point, so no split there
+			// goes below the floor.
+			floor := 0.0
+			if ms.opt.Coarse {
+				floor = voidFloorSine
+			}
 			v := int32(-1)
 			if !ms.opt.Coarse {
 				v = ms.splitVoidCentred(sx, inMiddle)
@@ -68,13 +75,13 @@ func (ms *mesher) splitVoids() error {
 				}
 			}
 			if v < 0 {
-				v = ms.splitVoidAtCentre(sx, at)
+				v = ms.splitVoidAtCentre(sx, at, floor)
 			}
 			if v < 0 && !ms.opt.Coarse && !flat {
 				v = ms.splitVoidCentred(sx, offWall)
 			}
 			if v < 0 {
-				v = ms.forceVoid(sx, at, 0)
+				v = ms.forceVoid(sx, at, floor)
 			}
 			if v < 0 && !ms.opt.Coarse {
 				v = ms.splitVoidCentred(sx, anyFlat)
@@ -96,7 +103,19 @@ func (ms *mesher) splitVoids() error {
 			split++
 		}
 		if split == 0 && stuck != nil {
-			return ms.voidError(*stuck)
+			// Coarse mode's last resort, where nothing else split: a
+			// point off the wall next to the simplex, whose holders are
+			// flat on a planar wall (see voidFloorSine). Refined mode
+			// tried it already.
+			v := int32(-1)
+			if ms.opt.Coarse {
+				v = ms.splitVoidCentred(*stuck, offWall)
+			}
+			if v < 0 {
+				return ms.voidError(*stuck)
+			}
+			ms.tagSteiner(v)
+			ms.rep.VoidSplits++
 		}
 	}
 }
@@ -114,16 +133,17 @@ func (ms *mesher) flatHolders(sx voidSimplex) bool {
 	return false
 }
 
-// splitVoidAtCentre splits a zero-pressure simplex by a
-// Delaunay insertion of its centre. It returns the new vertex, or −1.
-func (ms *mesher) splitVoidAtCentre(sx voidSimplex, at int32) int32 {
+// splitVoidAtCentre splits a zero-pressure simplex by a Delaunay
+// insertion of its centre that makes no tet with a dihedral sine below
+// minSine. It returns the new vertex, or −1.
+func (ms *mesher) splitVoidAtCentre(sx voidSimplex, at int32, minSine float64) int32 {
 	m := ms.m
 	var c geom.Vec
 	for _, v := range sx.v[:sx.n] {
 		c = geom.Add(c, m.pos(v))
 	}
 	v := ms.addVertex(geom.Scale(1/float64(sx.n), c), vVolume, -1, onNone)
-	if st, _ := ms.insertInside(v, at); st != inserted {
+	if st, _ := ms.insertInside(v, at, minSine); st != inserted {
 		ms.popVertex()
 		return -1
 	}

@@ -2,6 +2,7 @@ package tetgen
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -170,11 +171,56 @@ func (m *tri) tetMinSine(t int32) float64 {
 	return m.idsMinSine(q[0], q[1], q[2], q[3])
 }
 
+// tetVolume returns the volume of tet t in floating point.
+func (m *tri) tetVolume(t int32) float64 {
+	q := m.tet(t)
+	return geom.TetVolume(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
+}
+
 // optimize improves the tets below the target for a few rounds. In a
 // round each vertex is smoothed at most once: a tet whose small angle no
 // move of its vertices mends (one at a small input angle) costs one try
 // per vertex, not one per bad tet around it.
-func (ms *mesher) optimize() error { return ms.improve(false) }
+func (ms *mesher) optimize() error {
+	if ms.opt.Coarse {
+		return ms.flipFlat()
+	}
+	return ms.improve(false)
+}
+
+// flipFlat is coarse mode's optimization: it flips away the tets whose
+// dihedral sine is below voidFloorSine, and inserts nothing. Such tets
+// are made where a caller's point lies in a plane with three vertices it
+// joins (by rounding on its positive side), and may have no volume in
+// floating point, which the solve refuses: one of those that no flip
+// removes is an error. The others stay (the mushroom has some on its
+// surface).
+func (ms *mesher) flipFlat() error {
+	m := ms.m
+	for range optRounds {
+		flipped := 0
+		for t := range int32(m.numTets()) {
+			if !m.alive(t) {
+				continue
+			}
+			if st := m.tetMinSine(t); st < voidFloorSine && ms.flipBetter(t, st, false) {
+				flipped++
+			}
+		}
+		if flipped == 0 {
+			break
+		}
+	}
+	for t := range int32(m.numTets()) {
+		if !m.alive(t) {
+			continue
+		}
+		if p := m.pos(m.tet(t)[0]); !(m.tetVolume(t) > 0) {
+			return fmt.Errorf("tetgen: no flip removes a tet with no volume in floating point at (%g, %g, %g)", p[0], p[1], p[2])
+		}
+	}
+	return nil
+}
 
 // improve is optimize, with removal of surface edges (removeSurfaceEdge)
 // among the flips when surface is set: sliver removal sets it. Before

@@ -364,12 +364,8 @@ func (ms *mesher) forceVoid(sx voidSimplex, at int32, floor float64) int32 {
 	holders := ms.holders(sx)
 	// Candidates: the holders and their neighbours, fattest first.
 	cand := ms.withNeighbours(holders)
-	vol := func(t int32) float64 {
-		q := m.tet(t)
-		return geom.TetVolume(m.pos(q[0]), m.pos(q[1]), m.pos(q[2]), m.pos(q[3]))
-	}
 	slices.SortStableFunc(cand, func(a, b int32) int {
-		va, vb := vol(a), vol(b)
+		va, vb := m.tetVolume(a), m.tetVolume(b)
 		switch {
 		case va > vb:
 			return -1

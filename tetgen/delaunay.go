@@ -86,8 +86,9 @@ type tri struct {
 	newReg []int8
 	// sines counts tet quality evaluations: optimization's work budget.
 	sines int
-	// flipped is set once a flip has made the tetrahedralization
-	// possibly non-Delaunay: insertions then check their cavities.
+	// flipped is set once a flip or a forced insertion has made the
+	// tetrahedralization possibly non-Delaunay: insertions then check
+	// their cavities.
 	flipped bool
 	// logChanges, when set, makes insertions and flips append the tets
 	// they make to changed, so that scanBad rescans only those (and

@@ -252,6 +252,7 @@ func (m *tri) locateForced(v, hint int32) int32 {
 // lost are the vertices it swallows.
 func (ms *mesher) fillForced(v int32, lost []int32) {
 	ms.m.fillCavity(v)
+	ms.m.flipped = true // a forced cavity need not be Delaunay
 	for _, u := range lost {
 		ms.m.vt[u] = noTet
 		ms.rep.SteinerDropped++

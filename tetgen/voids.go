@@ -27,8 +27,8 @@ import (
 // point in the middle of a tet usually clears many faces and edges, which
 // keeps the coarse mesh small (the icosahedron gets one centre point and
 // 20 tets). A face of three points of one input edge has no area for a
-// point to split: it is mended by a flip (splitSpanningEdge), where no
-// point did.
+// point to split, nor a tet with three such vertices volume: it is
+// mended by a flip (splitSpanningEdge), where no point did.
 
 // voidSimplex is a zero-pressure tet, face or edge: its vertices (2 to 4).
 type voidSimplex struct {
@@ -554,39 +554,45 @@ func (ms *mesher) holder(sx voidSimplex) int32 {
 }
 
 // splitSpanningEdge removes a zero-pressure face whose three vertices
-// are points of one input edge: a flat tet pair around an edge a–b that
-// spans the third, m, which lies between them on the segment. Such an
-// edge is left when m's insertion kept, by rounding, a tet of a and b
-// on its far side (m off their line by an ulp, so the tet is positive
-// by the exact predicate): no point splits the face, its area being
-// nil. The tets around a–b are split at m instead, each into two, and
-// the two that have m dropped — what inserting m on a–b makes — if every
-// new tet is positive. It reports whether it did.
+// are points of one input edge, or a tet with three such vertices: a
+// flat tet pair around an edge a–b that spans the third, m, which lies
+// between them on the segment. Such an edge is left when m's insertion
+// kept, by rounding, a tet of a and b on its far side (m off their line
+// by an ulp, so the tet is positive by the exact predicate): no point
+// splits the face or the tet, its area or volume being nil. The tets
+// around a–b are split at m instead, each into two, and the two that
+// have m dropped — what inserting m on a–b makes — if every new tet is
+// positive. It reports whether it did.
 func (ms *mesher) splitSpanningEdge(sx voidSimplex) bool {
-	if sx.n != 3 {
-		return false
-	}
 	m := ms.m
-	seg := int32(-1)
-	for _, v := range sx.v[:3] {
-		if ms.kind[v] == vSegment {
-			seg = ms.ref[v]
+	// Three of its vertices on one input edge: Steiner points of it, or
+	// its ends.
+	var v [4]int32
+	n := 0
+	for _, u := range sx.v[:sx.n] {
+		if ms.kind[u] != vSegment {
+			continue
+		}
+		seg := ms.ref[u]
+		e0, e1 := ms.segEnds[2*seg], ms.segEnds[2*seg+1]
+		n = 0
+		for _, w := range sx.v[:sx.n] {
+			if ms.kind[w] == vSegment && ms.ref[w] == seg || w == e0 || w == e1 {
+				v[n] = w
+				n++
+			}
+		}
+		if n == 3 {
+			// Order the three along the segment: m is the middle one.
+			p0, d := m.pos(e0), geom.Sub(m.pos(e1), m.pos(e0))
+			along := func(x int32) float64 { return geom.Dot(geom.Sub(m.pos(x), p0), d) }
+			slices.SortFunc(v[:3], func(x, y int32) int { return cmp.Compare(along(x), along(y)) })
+			break
 		}
 	}
-	if seg < 0 {
+	if n != 3 {
 		return false
 	}
-	e0, e1 := ms.segEnds[2*seg], ms.segEnds[2*seg+1]
-	for _, v := range sx.v[:3] {
-		if !(ms.kind[v] == vSegment && ms.ref[v] == seg || v == e0 || v == e1) {
-			return false
-		}
-	}
-	// Order the three along the segment: m is the middle one.
-	p0, d := m.pos(e0), geom.Sub(m.pos(e1), m.pos(e0))
-	v := sx.v
-	along := func(x int32) float64 { return geom.Dot(geom.Sub(m.pos(x), p0), d) }
-	slices.SortFunc(v[:3], func(x, y int32) int { return cmp.Compare(along(x), along(y)) })
 	a, mid, b := v[0], v[1], v[2]
 	hs := ms.holders(sx)
 	if len(hs) == 0 {

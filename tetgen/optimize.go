@@ -189,7 +189,7 @@ func (ms *mesher) optimize() error {
 }
 
 // flipFlat is coarse mode's optimization: it flips away the tets whose
-// dihedral sine is below voidFloorSine, and inserts nothing. Such tets
+// dihedral sine is below coarseFloorSine, and inserts nothing. Such tets
 // are made where a caller's point lies in a plane with three vertices it
 // joins (by rounding on its positive side), and may have no volume in
 // floating point, which the solve refuses: one of those that no flip
@@ -203,7 +203,7 @@ func (ms *mesher) flipFlat() error {
 			if !m.alive(t) {
 				continue
 			}
-			if st := m.tetMinSine(t); st < voidFloorSine && ms.flipBetter(t, st, false) {
+			if st := m.tetMinSine(t); st < coarseFloorSine && ms.flipBetter(t, st, false) {
 				flipped++
 			}
 		}

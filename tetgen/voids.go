@@ -57,12 +57,9 @@ func (ms *mesher) splitVoids() error {
 			// (it may lie on the surface). Coarse: the centre. Then a
 			// forced point nearby, and, refined, last any point in the
 			// middle of the holders, even one that makes flat tets.
-			// Coarse mode has no later stage to mend a flat tet, and the
-			// solve refuses one flat in floating point, so no split there
-			// goes below the floor.
 			floor := 0.0
 			if ms.opt.Coarse {
-				floor = voidFloorSine
+				floor = coarseFloorSine
 			}
 			v := int32(-1)
 			if !ms.opt.Coarse {
@@ -171,6 +168,15 @@ const voidMinSine = 0.1
 // wall's subfaces are as flat, with faces of three wall vertices in the
 // wall's plane that no later point can split.
 const voidFloorSine = 1e-9
+
+// coarseFloorSine is the smallest dihedral sine of a tet coarse mode makes
+// or keeps where it can (void splits, flipFlat): coarse mode has no later
+// stage to mend a flat tet, and the solve refuses one with no volume in
+// floating point. It is above the sine's rounding — minSine takes sin² =
+// 1 − cos², so a tet flat in floating point may measure a sine of 1e−8
+// (four void-split centres on one plane did: FuzzBuild's seed
+// coplanar-centres) — where voidFloorSine is not.
+const coarseFloorSine = 1e-6
 
 // voidCandidate is a point a void split may insert and the tets it must
 // replace.

@@ -161,7 +161,8 @@ const voidMinSine = 0.1
 
 // voidFloorSine is the smallest dihedral sine a void split accepts while
 // any candidate meets it: far below any tet a mesh means to have, far
-// above rounding. Coplanar facets (the
+// above the walls' flat tets below, though not above the sine's own
+// rounding for every flat tet (see coarseFloorSine). Coplanar facets (the
 // triangles of a planar wall) meeting at a subsegment hold flat tets of
 // four wall vertices, flat to rounding (sines near 1e−15): a point in the
 // middle of such tets lies on the wall, and the tets it makes on the

@@ -281,15 +281,16 @@ func Build(s *format.Surface, opt Options) (*Mesh, *Report, error) {
 	var recErr *recoveryError
 	if errors.As(err, &recErr) {
 		// Flips and forced insertions could not recover the surface
-		// everywhere; conforming recovery always can (at the price of
-		// more Steiner points), so start over with it.
+		// everywhere, or left voids no split reaches; conforming
+		// recovery always can (at the price of more Steiner points),
+		// so start over with it.
 		mesh, rep, err = build(s, opt, true)
 	}
 	return mesh, rep, err
 }
 
-// recoveryError is a boundary recovery failure that conforming recovery
-// may overcome.
+// recoveryError is a failure that conforming recovery may overcome: of
+// boundary recovery by flips, or of void splitting after it.
 type recoveryError struct{ err error }
 
 func (e *recoveryError) Error() string { return e.err.Error() }

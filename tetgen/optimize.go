@@ -212,10 +212,8 @@ func (ms *mesher) flipFlat() error {
 		}
 	}
 	for t := range int32(m.numTets()) {
-		if !m.alive(t) {
-			continue
-		}
-		if p := m.pos(m.tet(t)[0]); !(m.tetVolume(t) > 0) {
+		if m.alive(t) && !(m.tetVolume(t) > 0) {
+			p := m.pos(m.tet(t)[0])
 			return fmt.Errorf("tetgen: no flip removes a tet with no volume in floating point at (%g, %g, %g)", p[0], p[1], p[2])
 		}
 	}

@@ -72,7 +72,7 @@ type Report struct {
 	// Steiner points by where they were put.
 	SteinerSegment int `json:"steiner_segment"` // on input edges
 	SteinerFacet   int `json:"steiner_facet"`   // inside input triangles
-	SteinerVolume  int `json:"steiner_volume"`  // inside the body, by refinement and in core slivers
+	SteinerVolume  int `json:"steiner_volume"`  // inside the body, by refinement, in core slivers and in coarse flat tets
 	VoidSplits     int `json:"void_splits"`     // inside the body, to split zero-pressure tets, faces and edges
 	SteinerDropped int `json:"steiner_dropped"` // interior Steiner points a forced insertion replaced
 	PointsInserted int `json:"points_inserted"` // of Options.Points

@@ -189,12 +189,13 @@ func (ms *mesher) optimize() error {
 }
 
 // flipFlat is coarse mode's optimization: it flips away the tets whose
-// dihedral sine is below coarseFloorSine, and inserts nothing. Such tets
-// are made where a caller's point lies in a plane with three vertices it
-// joins (by rounding on its positive side), and may have no volume in
-// floating point, which the solve refuses: one of those that no flip
-// removes is an error. The others stay (the mushroom has some on its
-// surface).
+// dihedral sine is below coarseFloorSine, and inserts a point only where
+// it must. Such tets are made where a caller's point lies in a plane with
+// three vertices it joins (by rounding on its positive side), and may have
+// no volume in floating point, which the solve refuses: one of those that
+// no flip removes is split by a forced point nearby (forceVoid), as a
+// void too flat for its centre is. The others stay (the mushroom has some
+// on its surface).
 func (ms *mesher) flipFlat() error {
 	m := ms.m
 	for range optRounds {
@@ -212,10 +213,16 @@ func (ms *mesher) flipFlat() error {
 		}
 	}
 	for t := range int32(m.numTets()) {
-		if m.alive(t) && !(m.tetVolume(t) > 0) {
-			p := m.pos(m.tet(t)[0])
-			return fmt.Errorf("tetgen: no flip removes a tet with no volume in floating point at (%g, %g, %g)", p[0], p[1], p[2])
+		if !m.alive(t) || m.tetVolume(t) > 0 {
+			continue
 		}
+		v := ms.forceVoid(voidSimplex{[4]int32(m.tet(t)), 4}, t, coarseFloorSine)
+		if v < 0 {
+			p := m.pos(m.tet(t)[0])
+			return fmt.Errorf("tetgen: no flip or point removes a tet with no volume in floating point at (%g, %g, %g)", p[0], p[1], p[2])
+		}
+		ms.tagSteiner(v)
+		ms.rep.SteinerVolume++
 	}
 	return nil
 }

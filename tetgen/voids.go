@@ -369,7 +369,8 @@ func (ms *mesher) offWallPoints(sx voidSimplex, holders []int32, plane bool) []g
 	return out
 }
 
-// forceVoid removes a zero-pressure simplex too flat for a point inside it:
+// forceVoid removes a zero-pressure simplex too flat for a point inside it
+// (or a tet with no volume in floating point, for flipFlat):
 // it inserts a point just inside the surface below it or the centroid of
 // a fat tet nearby, replacing every tet that has the simplex
 // (insertForced), preferring points that make no flat tet. It returns the

@@ -166,6 +166,12 @@ type mesher struct {
 	// reinsertion.
 	endStalled bool
 
+	// During a local split of boundary recovery (splitting), the
+	// vertices local splits made and the length of the chain of local
+	// splits that made each (see maxLocalDepth).
+	splitting  bool
+	localDepth map[int32]int
+
 	rep     *Report
 	visited stamps     // nearVertices' vertices already visited
 	cavSide [][4]uint8 // insertForced's: per cavity tet, whether v sees each face

@@ -166,13 +166,24 @@ func (ms *mesher) recoverSurface() error {
 // conforming recovery from the start.
 const maxLocalSplits = 100
 
+// maxLocalDepth bounds chains of local splits, each splitting a simplex
+// that has a vertex the last one made: Delaunay insertion in the
+// non-Delaunay mesh that flips leave need not join the new point to the
+// ends of the subsegment it splits, and a missing subface then has its
+// subsegment halved again and again towards one end (FuzzBuild's seed
+// close-segment-points: two chains of about 45 splits, which left
+// Steiner points 7e−14 apart). The corpus's coarse builds that recover
+// by flips need chains of at most 5.
+const maxLocalDepth = 8
+
 // splitLocally splits, by split, a simplex that flips and a forced
 // insertion (which failed with forceErr) could not recover; splits counts
 // such splits. It returns a recoveryError, so that Build starts over with
-// conforming recovery, when split fails, after maxLocalSplits, and in
-// quality mode: Delaunay refinement from the non-Delaunay mesh that flips
-// and local splits leave ends at smaller dihedral angles than from
-// conforming recovery on the corpus parts this helps (docs/meshing.md).
+// conforming recovery, when split fails, after maxLocalSplits or in a
+// chain deeper than maxLocalDepth, and in quality mode: Delaunay
+// refinement from the non-Delaunay mesh that flips and local splits leave
+// ends at smaller dihedral angles than from conforming recovery on the
+// corpus parts this helps (docs/meshing.md).
 func (ms *mesher) splitLocally(splits *int, forceErr error, split func() error) error {
 	if !ms.opt.Coarse {
 		return &recoveryError{forceErr}
@@ -180,8 +191,17 @@ func (ms *mesher) splitLocally(splits *int, forceErr error, split func() error) 
 	if *splits++; *splits > maxLocalSplits {
 		return &recoveryError{fmt.Errorf("%w (after %d local splits)", forceErr, maxLocalSplits)}
 	}
-	if err := split(); err != nil {
+	if ms.localDepth == nil {
+		ms.localDepth = map[int32]int{}
+	}
+	ms.splitting = true
+	err := split()
+	ms.splitting = false
+	if err != nil {
 		return &recoveryError{err}
+	}
+	if d := ms.localDepth[int32(len(ms.kind)-1)]; d > maxLocalDepth {
+		return &recoveryError{fmt.Errorf("%w (in a chain of %d local splits)", forceErr, d)}
 	}
 	return nil
 }
@@ -202,6 +222,19 @@ func (ms *mesher) newSurfaceVertex(p geom.Vec, kind uint8, ref int32, f, e int32
 			"facets meeting at a very small angle, or nearly touching parts of the surface, prevent it",
 			ms.steinerBudget(), p[0], p[1], p[2])
 	}
+	depth := 0
+	if ms.splitting {
+		// One deeper than the deepest vertex of the simplex it splits.
+		split := ms.s.sv[3*f : 3*f+3]
+		if e >= 0 {
+			a, b := ms.s.edge(f, e)
+			split = []int32{a, b}
+		}
+		for _, u := range split {
+			depth = max(depth, ms.localDepth[u])
+		}
+		depth++
+	}
 	v := ms.addVertex(p, kind, ref, on)
 	if !ms.surfaceCavity(v, f, e) {
 		ms.popVertex()
@@ -216,6 +249,9 @@ func (ms *mesher) newSurfaceVertex(p geom.Vec, kind uint8, ref int32, f, e int32
 	}
 	ms.surfFan(v)
 	ms.countSteiner(kind)
+	if ms.splitting {
+		ms.localDepth[v] = depth
+	}
 	return v, nil
 }
 

@@ -58,6 +58,37 @@ func TestRecoveryLocalSplits(t *testing.T) {
 	}
 }
 
+// TestRecoveryLocalChain checks that local splits that do not recover
+// what they split end recovery by flips before they leave Steiner points
+// all but coincident: on FuzzBuild's seed close-segment-points, chains of
+// about 45 local splits, each halving the subsegment the last one left,
+// put two points of one input edge 7e−14 apart (a flat tet no point
+// splits). Recovery must either fail, for conforming recovery to take
+// over, or leave its vertices apart.
+func TestRecoveryLocalChain(t *testing.T) {
+	s, _, _ := heightField([]byte("c0&%&%%7"))
+	ms, _ := newMesher(s, Options{Coarse: true}, false)
+	if err := ms.initialize(s); err != nil {
+		t.Fatal(err)
+	}
+	err := ms.recoverSurface()
+	var recErr *recoveryError
+	if errors.As(err, &recErr) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ms.m
+	for u := int32(ms.nInput); u < int32(len(ms.kind)); u++ {
+		for v := range u {
+			if d := math.Sqrt(geom.Dist2(m.pos(u), m.pos(v))); d < 1e-9 {
+				t.Fatalf("vertices %d and %d are %g apart", v, u, d)
+			}
+		}
+	}
+}
+
 // TestNearVerticesOnce checks that nearVertices visits each vertex of the
 // tets it searches once, never a or b, and every vertex of a's star: on
 // a refined box, for every subsegment, against the star's vertices taken

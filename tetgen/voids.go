@@ -150,8 +150,9 @@ func (ms *mesher) splitVoidAtCentre(sx voidSimplex, at int32, minSine float64) i
 // voidError says which zero-pressure simplex could not be split. After
 // recovery by flips it is a recoveryError, so that Build starts over with
 // conforming recovery: flips and local splits can leave Steiner points
-// all but coincident on an input edge (7e−14 apart, FuzzBuild's seed
-// close-segment-points), whose flat tets no point splits.
+// all but coincident on an input edge, whose flat tets no point splits
+// (7e−14 apart on FuzzBuild's seed close-segment-points, before
+// maxLocalDepth ended the chain of local splits that made them).
 func (ms *mesher) voidError(sx voidSimplex) error {
 	p := ms.m.pos(sx.v[0])
 	err := fmt.Errorf("tetgen: cannot split a zero-pressure %s at (%g, %g, %g)",

@@ -173,7 +173,7 @@ const maxLocalSplits = 100
 // subsegment halved again and again towards one end (FuzzBuild's seed
 // close-segment-points: two chains of about 45 splits, which left
 // Steiner points 7e−14 apart). The corpus's coarse builds that recover
-// by flips need chains of at most 5.
+// by flips need chains of at most 4 (the cura plate, merged).
 const maxLocalDepth = 8
 
 // splitLocally splits, by split, a simplex that flips and a forced

@@ -66,7 +66,7 @@ func TestRecoveryLocalSplits(t *testing.T) {
 // splits). Recovery must either fail, for conforming recovery to take
 // over, or leave its vertices apart.
 func TestRecoveryLocalChain(t *testing.T) {
-	s, _, _ := heightField([]byte("c0&%&%%7"))
+	s, _, _ := shapes.HeightField([]byte("c0&%&%%7"))
 	ms, _ := newMesher(s, Options{Coarse: true}, false)
 	if err := ms.initialize(s); err != nil {
 		t.Fatal(err)

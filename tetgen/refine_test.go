@@ -222,7 +222,7 @@ func TestRefineEndsBelowBoundTwo(t *testing.T) {
 // and the mesh's shortest edge is within about 2^−maxLosses of the
 // input's.
 func TestRefineEndsAtSpikeApex(t *testing.T) {
-	s, _, _ := starShape([]byte(" \x00'0\x00,X70\xf9b000\x00\xff\xffx"))
+	s, _, _ := shapes.StarShape([]byte(" \x00'0\x00,X70\xf9b000\x00\xff\xffx"))
 	for _, merge := range []bool{false, true} {
 		m, _, err := Build(s, Options{Quality: math.Sqrt2, MergeCoplanar: merge})
 		if err != nil {

@@ -2,6 +2,8 @@ package shapes
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pfmesh/pfmesh/format"
@@ -46,6 +48,37 @@ func TestShapes(t *testing.T) {
 		}
 		if v := Volume(tc.s); math.Abs(v-tc.vol) > tc.tol*tc.vol {
 			t.Errorf("%s: volume %g, want %g", tc.name, v, tc.vol)
+		}
+	}
+}
+
+// TestFromBytes checks that the fuzz families give closed, consistently
+// oriented surfaces of positive volume with a box inside, whatever the
+// bytes: short, long, all zeros, all ones, random.
+func TestFromBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inputs := [][]byte{nil, {0}, make([]byte, 64), slices.Repeat([]byte{255}, 64)}
+	for range 200 {
+		b := make([]byte, rng.IntN(64))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		inputs = append(inputs, b)
+	}
+	for family := range byte(3) {
+		for _, b := range inputs {
+			s, lo, hi := FromBytes(family, b)
+			if !closedOriented(s) {
+				t.Fatalf("family %d, bytes %v: not closed and consistently oriented", family, b)
+			}
+			if v := Volume(s); !(v > 0) {
+				t.Fatalf("family %d, bytes %v: volume %g", family, b, v)
+			}
+			for k := range 3 {
+				if !(lo[k] < hi[k]) {
+					t.Fatalf("family %d, bytes %v: empty inner box %v–%v", family, b, lo, hi)
+				}
+			}
 		}
 	}
 }

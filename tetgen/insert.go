@@ -233,7 +233,7 @@ func (ms *mesher) insertForced(v int32, hint int32, must []int32, conflict bool,
 }
 
 // insertForcedIn is insertForced with v located in tet t0.
-func (ms *mesher) insertForcedIn(v int32, t0 int32, must []int32, conflict bool, minSine float64) int {
+func (ms *mesher) insertForcedIn(v, t0 int32, must []int32, conflict bool, minSine float64) int {
 	status, lost := ms.forcedCavity(v, t0, must, conflict, minSine)
 	if status != inserted {
 		return status

@@ -202,11 +202,12 @@ const (
 	anyFlat         // the middle of the holders, flat tets allowed: the last resort
 )
 
-// splitVoidCentred splits a zero-pressure simplex in a refined mesh at the
-// centroid of the vertices of the tets that have it — in the middle of
-// the region that changes rather than on the simplex, which may hug the
-// surface — by a forced insertion replacing those tets, or off the surface
-// next to the simplex, as set says. It returns the new vertex, or −1.
+// splitVoidCentred splits a zero-pressure simplex at the centroid of the
+// vertices of the tets that have it — in the middle of the region that
+// changes rather than on the simplex, which may hug the surface — by a
+// forced insertion replacing those tets, or off the surface next to the
+// simplex, as set says (refined mode's candidates; coarse mode's last
+// resort is offWall). It returns the new vertex, or −1.
 func (ms *mesher) splitVoidCentred(sx voidSimplex, set int) int32 {
 	holders := ms.holders(sx)
 	// First the holders with their neighbours: a simplex on a gently
@@ -378,12 +379,12 @@ func (ms *mesher) offWallPoints(sx voidSimplex, holders []int32, plane bool) []g
 	return out
 }
 
-// forceVoid removes a zero-pressure simplex too flat for a point inside it
-// (or a tet with no volume in floating point, for flipFlat):
-// it inserts a point just inside the surface below it or the centroid of
-// a fat tet nearby, replacing every tet that has the simplex
-// (insertForced), preferring points that make no flat tet. It returns the
-// new vertex, or −1.
+// forceVoid removes a zero-pressure simplex too flat for a point inside
+// it, or (for flipFlat) a tet with no volume in floating point: it
+// inserts a point just inside the surface below it or the centroid of a
+// fat tet nearby, replacing every tet that has the simplex (insertForced),
+// preferring points that make no flat tet. It returns the new vertex, or
+// −1.
 func (ms *mesher) forceVoid(sx voidSimplex, at int32, floor float64) int32 {
 	m := ms.m
 	holders := ms.holders(sx)
